@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// EkiKit: station data for 降りつぶし (recording every station one has got on or off at).
+/// Pipeline: sources (CSV, GTFS, OSM) → EkiImport → EkiKit (model, entry rule, store, index,
+/// search, visits) → EkiCLI → `eki`. Geocoding (libcurl) sits beside the importers.
+let package = Package(
+    name: "EkiKit",
+    products: [
+        .library(name: "EkiKit", targets: ["EkiKit", "EkiImport", "EkiGeocoding"]),
+        .executable(name: "eki", targets: ["eki"]),
+    ],
+    targets: [
+        // C libraries, each wrapped in exactly one place (Debian -dev packages).
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+                       providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat",
+                       providers: [.apt(["libexpat1-dev"])]),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CArchive", path: "Sources/CArchive", pkgConfig: "libarchive",
+                       providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CCompression", path: "Sources/CCompression", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
+
+        // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
+        .target(name: "EkiKit", dependencies: ["CSQLite"]),
+        // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
+        .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
+        // Geocoding over HTTP (libcurl).
+        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl", "CSQLite"]),
+        // Commands, testable; the executable only calls into it.
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
+        .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
+
+        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport"]),
+        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport"]),
+        .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

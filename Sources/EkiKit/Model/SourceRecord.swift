@@ -1,0 +1,43 @@
+/// One station row as a source gives it, before the entry rule: one operator, one class, one
+/// place, usually one line. Importers produce these; `EntryRule` turns them into entries.
+public struct SourceRecord: Hashable, Sendable {
+    /// The row's dataset and id.
+    public var source: SourceRef
+    /// The station name as published (kept for display).
+    public var name: String
+    /// Reading (読み) in hiragana, when the source has one.
+    public var reading: String?
+    /// Latin-script name (romaji or English), when the source has one.
+    public var latinName: String?
+    /// Operator name as the source spells it; nil when the source gives none (unknown operator).
+    public var operatorName: String?
+    /// An operator reference from the source (e.g. GTFS-JP agency_id = 法人番号 + `_n`).
+    public var operatorRef: String?
+    /// Shinkansen or conventional.
+    public var serviceClass: ServiceClass
+    /// Line names this row lies on (usually one).
+    public var lines: [String]
+    /// Point in degrees WGS84.
+    public var coordinate: Coordinate
+    /// Prefecture name (e.g. 神奈川県), when known.
+    public var prefecture: String?
+    /// True when the source marks the station (or its only line) closed.
+    public var isClosed: Bool
+
+    public init(source: SourceRef, name: String, reading: String? = nil, latinName: String? = nil,
+                operatorName: String?, operatorRef: String? = nil, serviceClass: ServiceClass,
+                lines: [String], coordinate: Coordinate, prefecture: String? = nil,
+                isClosed: Bool = false) {
+        self.source = source
+        self.name = name
+        self.reading = reading
+        self.latinName = latinName
+        self.operatorName = operatorName
+        self.operatorRef = operatorRef
+        self.serviceClass = serviceClass
+        self.lines = lines
+        self.coordinate = coordinate
+        self.prefecture = prefecture
+        self.isClosed = isClosed
+    }
+}

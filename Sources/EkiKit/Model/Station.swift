@@ -1,0 +1,55 @@
+/// An entry in the 降りつぶし sense: one operator × one service class × one place.
+/// This is what the store holds, what queries return and what visits refer to (by `key`).
+public struct Station: Hashable, Sendable {
+    /// Stable key; see `StationKey` for the scheme.
+    public var key: String
+    /// Display name as published by the first source (e.g. 東京).
+    public var name: String
+    /// Reading (読み) in hiragana, when any source gives one.
+    public var reading: String?
+    /// Latin-script name, when any source gives one.
+    public var latinName: String?
+    /// Operator name as published; nil when unknown.
+    public var operatorName: String?
+    /// Operator reference from the source (e.g. GTFS-JP agency_id), when any.
+    public var operatorRef: String?
+    public var serviceClass: ServiceClass
+    /// Lines of all its rows, in first-seen order, without duplicates.
+    public var lines: [String]
+    /// Prefecture, when known.
+    public var prefecture: String?
+    /// Mean of its rows' points, degrees WGS84.
+    public var coordinate: Coordinate
+    /// Every source row that went into this entry, sorted.
+    public var sources: [SourceRef]
+    /// False when every row is closed (station closed, or all its lines closed).
+    public var isOpen: Bool
+
+    public init(key: String, name: String, reading: String?, latinName: String?, operatorName: String?,
+                operatorRef: String?, serviceClass: ServiceClass, lines: [String], prefecture: String?,
+                coordinate: Coordinate, sources: [SourceRef], isOpen: Bool) {
+        self.key = key
+        self.name = name
+        self.reading = reading
+        self.latinName = latinName
+        self.operatorName = operatorName
+        self.operatorRef = operatorRef
+        self.serviceClass = serviceClass
+        self.lines = lines
+        self.prefecture = prefecture
+        self.coordinate = coordinate
+        self.sources = sources
+        self.isOpen = isOpen
+    }
+}
+
+/// A station with its geodesic distance from a query point, in metres.
+public struct StationDistance: Hashable, Sendable {
+    public var station: Station
+    /// Geodesic distance on the WGS84 ellipsoid, metres.
+    public var distance: Double
+    public init(station: Station, distance: Double) {
+        self.station = station
+        self.distance = distance
+    }
+}
