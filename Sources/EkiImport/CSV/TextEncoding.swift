@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Text encodings the importers accept.
+public enum TextEncoding: String, Sendable, CaseIterable {
+    /// UTF-8, with or without a byte-order mark.
+    case utf8 = "utf-8"
+    /// Windows-31J (CP932): Shift_JIS with the NEC/IBM extensions Japanese Excel writes
+    /// (e.g. U+FA10 塚). Decoded with the C library's iconv.
+    case cp932 = "cp932"
+
+    /// Parses `utf-8`/`utf8`, `cp932`/`windows-31j`/`shift_jis`/`sjis` (case-insensitive).
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "utf-8", "utf8": self = .utf8
+        case "cp932", "windows-31j", "ms932", "shift_jis", "shift-jis", "sjis": self = .cp932
+        default: return nil
+        }
+    }
+}
+
+/// Turns file bytes into UTF-8 bytes (without BOM).
+public enum TextDecoding {
+    /// Decodes `bytes` as `encoding`; with nil, detects: a UTF-8 BOM or valid UTF-8 is UTF-8,
+    /// a UTF-16 BOM is refused, anything else is tried as CP932.
+    /// - Returns: the UTF-8 bytes without a BOM, and the encoding used.
+    /// - Throws: `ImportError` naming the line of the first byte that does not decode, or a
+    ///   UTF-16 file.
+    public static func decode(_ bytes: [UInt8], file: String,
+                              encoding: TextEncoding? = nil) throws(ImportError) -> (bytes: [UInt8], encoding: TextEncoding) {
+        if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
+            throw ImportError(file: file, line: 1, message: "file is UTF-16; convert it to UTF-8 (or CP932)")
+        }
+        let hasBOM = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF
+        switch encoding {
+        case .utf8:
+            let body = hasBOM ? Array(bytes[3...]) : bytes
+            if let bad = firstInvalidUTF8(body) {
+                throw ImportError(file: file, line: lineNumber(body, at: bad),
+                                  message: "invalid UTF-8 byte 0x\(String(body[bad], radix: 16, uppercase: true)); use --encoding cp932 if the file is Shift_JIS")
+            }
+            return (body, .utf8)
+        case .cp932:
+            return (try cp932ToUTF8(bytes, file: file), .cp932)
+        case nil:
+            if hasBOM { return try decode(bytes, file: file, encoding: .utf8) }
+            if firstInvalidUTF8(bytes) == nil { return (bytes, .utf8) }
+            do {
+                return (try cp932ToUTF8(bytes, file: file), .cp932)
+            } catch {
+                let bad = firstInvalidUTF8(bytes)!
+                throw ImportError(file: file, line: lineNumber(bytes, at: bad),
+                                  message: "neither UTF-8 nor CP932 (invalid byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
+            }
+        }
+    }
+
+    /// Index of the first byte that is not part of valid UTF-8, or nil.
+    public static func firstInvalidUTF8(_ b: [UInt8]) -> Int? {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 { i += 1; continue }
+            var need = 0
+            var minValue: UInt32 = 0
+            var v: UInt32 = 0
+            if c & 0xE0 == 0xC0 { need = 1; minValue = 0x80; v = UInt32(c & 0x1F) }
+            else if c & 0xF0 == 0xE0 { need = 2; minValue = 0x800; v = UInt32(c & 0x0F) }
+            else if c & 0xF8 == 0xF0 { need = 3; minValue = 0x10000; v = UInt32(c & 0x07) }
+            else { return i }
+            if i + need >= n { return i }
+            for k in 1...need {
+                let d = b[i + k]
+                if d & 0xC0 != 0x80 { return i }
+                v = v << 6 | UInt32(d & 0x3F)
+            }
+            if v < minValue || v > 0x10FFFF || (0xD800...0xDFFF).contains(v) { return i }
+            i += need + 1
+        }
+        return nil
+    }
+
+    /// 1-based line number of byte `index`.
+    public static func lineNumber(_ b: [UInt8], at index: Int) -> Int {
+        var line = 1
+        for i in 0..<min(index, b.count) where b[i] == 0x0A { line += 1 }
+        return line
+    }
+
+    /// CP932 → UTF-8 with iconv (glibc's CP932 table includes the NEC and IBM extensions).
+    static func cp932ToUTF8(_ bytes: [UInt8], file: String) throws(ImportError) -> [UInt8] {
+        let cd = iconv_open("UTF-8", "CP932")
+        if cd == iconv_t(bitPattern: -1) {
+            throw ImportError(file: file, message: "this system's iconv has no CP932 converter")
+        }
+        defer { iconv_close(cd) }
+        var output = [UInt8](repeating: 0, count: bytes.count * 3 + 16)
+        var input = bytes
+        let inCount = input.count
+        var failedAt: Int? = nil
+        var produced = 0
+        input.withUnsafeMutableBufferPointer { inBuf in
+            output.withUnsafeMutableBufferPointer { outBuf in
+                var inPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(inBuf.baseAddress!)
+                    .assumingMemoryBound(to: CChar.self)
+                var inLeft = inCount
+                var outPtr: UnsafeMutablePointer<CChar>? = UnsafeMutableRawPointer(outBuf.baseAddress!)
+                    .assumingMemoryBound(to: CChar.self)
+                var outLeft = outBuf.count
+                if inCount > 0 && iconv(cd, &inPtr, &inLeft, &outPtr, &outLeft) == -1 {
+                    failedAt = inCount - inLeft
+                }
+                produced = outBuf.count - outLeft
+            }
+        }
+        if let at = failedAt {
+            throw ImportError(file: file, line: lineNumber(bytes, at: at),
+                              message: "byte 0x\(String(bytes[min(at, bytes.count - 1)], radix: 16, uppercase: true)) is not valid CP932")
+        }
+        var result = Array(output[0..<produced])
+        if result.count >= 3 && result[0] == 0xEF && result[1] == 0xBB && result[2] == 0xBF {
+            result.removeFirst(3)
+        }
+        return result
+    }
+}
