@@ -1,1 +1,4 @@
 import EkiCLI
+import Foundation
+
+exit(EkiCommandLine.run(Array(CommandLine.arguments.dropFirst())))

@@ -1,0 +1,117 @@
+import EkiKit
+import EkiImport
+import Foundation
+
+/// `eki import [--profile P] FILE...`: reads station data into the database, all inputs in one
+/// transaction.
+struct ImportCommand: Command {
+    static let summary = "build or update the database from CSV, GTFS or OSM files"
+    static let help = """
+    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] FILE...
+
+    Reads every FILE, then writes them all in one transaction: on any error nothing is written
+    and the database is left exactly as it was. Re-importing a dataset replaces its entries.
+      --profile P     n02, station-database, ekidata, generic (CSV); detected when not given
+      --encoding E    utf-8 or cp932 (CSV; detected when not given)
+      --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
+                      operator, line, reading, class
+      --verbose       list warnings
+    \(DatabaseOption.help)
+    Profiles:
+      n02               国土数値情報 N02 station CSV (N02_001…N02_005g, lon, lat)
+      station-database  station_database main/ or extra/ folder (station.csv, line.csv,
+                        register.csv; company.csv beside them or in ../src/)
+      ekidata           駅データ.jp station file (line and company files beside it)
+      generic           any CSV with a header; --columns maps its columns
+    """
+
+    let args: Arguments
+    let console: Console
+    let encoding: TextEncoding?
+
+    init(arguments: [String], console: Console) throws {
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns"], flags: ["verbose"])
+        self.console = console
+        guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
+        if let e = args["encoding"] {
+            guard let enc = TextEncoding(name: e) else { throw UsageError("--encoding must be utf-8 or cp932, got '\(e)'") }
+            encoding = enc
+        } else {
+            encoding = nil
+        }
+        if let p = args["profile"], !Self.profiles.contains(p) {
+            throw UsageError("--profile must be one of \(Self.profiles.joined(separator: ", ")), got '\(p)'")
+        }
+        if args["columns"] != nil, let p = args["profile"], p != "generic" {
+            throw UsageError("--columns goes with the generic profile")
+        }
+    }
+
+    static let profiles = CSVProfile.allCases.map(\.rawValue)
+
+    func run() throws -> Int32 {
+        let started = Date()
+        var importers: [(input: String, importer: any StationImporter)] = []
+        var seen = Set<String>()
+        for input in args.positionals {
+            guard let importer = try importer(for: input) else { continue }
+            let id = Self.identity(of: importer) ?? input
+            if seen.insert(id).inserted { importers.append((input, importer)) }
+        }
+        var batches: [ImportBatch] = []
+        for (input, importer) in importers {
+            if console.errIsTerminal { console.err("reading \(input)…\n") }
+            let batch = try importer.read()
+            batches.append(batch)
+            if !batch.warnings.isEmpty {
+                console.err("\(input): \(batch.warnings.count) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
+                if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
+            }
+        }
+        let store = try StationStore(path: DatabaseOption.path(args, console))
+        let summaries = try store.importBatches(batches.map { ($0.dataset, $0.records) })
+        for s in summaries {
+            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\(s.replaced > 0 ? " (replaced \(s.replaced))" : "")\n")
+        }
+        let elapsed = Date().timeIntervalSince(started)
+        console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
+        return 0
+    }
+
+    /// The importer for one input, or nil for a companion file another input's importer reads.
+    func importer(for input: String) throws -> (any StationImporter)? {
+        var isDir: ObjCBool = false
+        guard input == "-" || FileManager.default.fileExists(atPath: input, isDirectory: &isDir) else {
+            throw ImportError(file: input, message: "no such file or directory")
+        }
+        let name = (input as NSString).lastPathComponent
+        var profile = args["profile"]
+        if profile == nil {
+            if isDir.boolValue {
+                let has = { (f: String) in FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent(f)) }
+                if has("station.csv") && has("register.csv") { profile = "station-database" }
+                else { profile = "ekidata" }
+            } else if ["line.csv", "register.csv", "company.csv"].contains(name),
+                      args.positionals.contains(where: { ($0 as NSString).lastPathComponent == "station.csv" }) {
+                return nil
+            } else {
+                profile = try CSVProfile.detect(path: input, encoding: encoding)?.rawValue ?? "generic"
+            }
+        }
+        switch CSVProfile(rawValue: profile!)! {
+        case .n02: return N02CSVImporter(path: input, encoding: encoding)
+        case .stationDatabase: return try StationDatabaseImporter(path: input, encoding: encoding)
+        case .ekidata: return try EkidataImporter(path: input, encoding: encoding)
+        case .generic: return try GenericCSVImporter(path: input, encoding: encoding, columns: args["columns"])
+        }
+    }
+
+    /// Inputs that name the same dataset files are read once.
+    static func identity(of importer: any StationImporter) -> String? {
+        switch importer {
+        case let i as StationDatabaseImporter: return "station-database:" + i.stationPath
+        case let i as EkidataImporter: return "ekidata:" + i.stationPath
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import EkiKit
+
+/// `eki nearest --lat LAT --lon LON [-k N]`: the entries nearest a point, nearest first.
+struct NearestCommand: Command {
+    static let summary = "the k entries nearest a point (nearest first)"
+    static let help = """
+    usage: eki nearest [--db PATH] --lat LAT --lon LON [-k N] [--include-closed] [--format F]
+
+    Lists the k entries nearest the point by geodesic distance on the WGS84 ellipsoid (metres),
+    nearest first, ties broken by key — the list that separates pins at one place.
+      --lat, --lon       the point, degrees WGS84
+      -k N               how many (default 10)
+      --include-closed   also consider closed stations
+      --format F         table (default), json, geojson or csv
+    \(DatabaseOption.help)
+    """
+
+    let args: Arguments
+    let console: Console
+    let point: Coordinate
+    let k: Int
+    let format: OutputFormat
+
+    init(arguments: [String], console: Console) throws {
+        args = try Arguments(arguments, valued: ["db", "lat", "lon", "k", "format"], flags: ["include-closed"])
+        self.console = console
+        guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
+        guard let lat = try args.double("lat", in: -90...90), let lon = try args.double("lon", in: -180...180) else {
+            throw UsageError("--lat and --lon are required")
+        }
+        point = Coordinate(lat: lat, lon: lon)
+        k = try args.int("k", default: 10, min: 1)
+        format = try OutputFormat(option: args["format"])
+    }
+
+    func run() throws -> Int32 {
+        let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
+        let found = try store.nearest(to: point, k: k, includeClosed: args.has("include-closed"))
+        console.out(StationOutput.render(found.map { StationRow(station: $0.station, distance: $0.distance) }, format: format))
+        return 0
+    }
+}

@@ -1,0 +1,79 @@
+import EkiKit
+import EkiImport
+import Foundation
+
+/// The `eki` command line. Each subcommand is a type in Commands/; `run` returns the exit status:
+/// 0 success, 1 data error (bad input file, database problem), 64 usage error.
+public enum EkiCommandLine {
+    static var commands: [String: any Command.Type] { [
+        "import": ImportCommand.self,
+        "bbox": BBoxCommand.self,
+        "nearest": NearestCommand.self,
+        "info": InfoCommand.self,
+    ] }
+
+    /// Runs `eki` with `arguments` (without the program name).
+    public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
+            console.out(usage)
+            return arguments.isEmpty ? 64 : 0
+        }
+        if name == "--version" { console.out("eki \(EkiVersion.string)\n"); return 0 }
+        guard let command = commands[name] else {
+            console.err("eki: unknown command '\(name)'\n\n" + usage)
+            return 64
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.contains("--help") || rest.contains("-h") {
+            console.out(command.help)
+            return 0
+        }
+        do {
+            return try command.init(arguments: rest, console: console).run()
+        } catch let e as UsageError {
+            console.err("eki \(name): \(e.message)\n")
+            return 64
+        } catch {
+            console.err("eki \(name): \(error)\n")
+            return 1
+        }
+    }
+
+    static var usage: String {
+        """
+        eki — station database for 降りつぶし (one entry per operator × Shinkansen/conventional × place)
+
+        usage: eki <command> [options]
+
+        commands:
+        \(commands.keys.sorted().map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
+
+        Run `eki <command> --help` for a command's options.
+        The database is --db PATH, else $EKI_DB, else ./stations.gpkg.
+
+        """
+    }
+}
+
+/// A subcommand: parse and check arguments in `init`, then `run`.
+protocol Command {
+    static var summary: String { get }
+    static var help: String { get }
+    init(arguments: [String], console: Console) throws
+    func run() throws -> Int32
+}
+
+/// The version printed by `eki --version`.
+public enum EkiVersion {
+    public static let string = "0.1.0"
+}
+
+/// Options every database command shares.
+struct DatabaseOption {
+    static let help = "  --db PATH          station database (default: $EKI_DB, else ./stations.gpkg)\n"
+
+    /// `--db`, else `EKI_DB`, else `./stations.gpkg`.
+    static func path(_ args: Arguments, _ console: Console) -> String {
+        args["db"] ?? console.environment["EKI_DB"] ?? "stations.gpkg"
+    }
+}

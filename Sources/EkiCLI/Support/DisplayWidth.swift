@@ -1,0 +1,39 @@
+/// Terminal column width: East Asian wide and full-width characters take two columns.
+enum DisplayWidth {
+    static func of(_ s: String) -> Int {
+        var w = 0
+        for u in s.unicodeScalars {
+            let v = u.value
+            if v < 0x20 { continue }
+            if (0x0300...0x036F).contains(v) || (0x3099...0x309A).contains(v) { continue }   // combining
+            if (0x1100...0x115F).contains(v) || (0x2E80...0x303E).contains(v) || (0x3041...0x33FF).contains(v)
+                || (0x3400...0x4DBF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xA000...0xA4CF).contains(v)
+                || (0xAC00...0xD7A3).contains(v) || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v)
+                || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v) || (0x20000...0x3FFFD).contains(v) {
+                w += 2
+            } else {
+                w += 1
+            }
+        }
+        return w
+    }
+
+    /// `s` padded with spaces to `width` columns.
+    static func pad(_ s: String, _ width: Int) -> String {
+        s + String(repeating: " ", count: max(0, width - of(s)))
+    }
+
+    /// Rows aligned in columns separated by two spaces; trailing spaces trimmed.
+    static func table(header: [String], rows: [[String]]) -> String {
+        var widths = header.map(of)
+        for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], of(c)) } }
+        var out = ""
+        for r in [header] + rows {
+            var line = ""
+            for (i, c) in r.enumerated() { line += i == r.count - 1 ? c : pad(c, widths[i]) + "  " }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+}

@@ -1,0 +1,47 @@
+import EkiKit
+import Foundation
+
+/// Reading a CSV file into a `CSVTable`, with encoding detection and coordinate checks shared
+/// by the CSV profiles.
+enum CSVInput {
+    /// Reads and decodes `path` (UTF-8 with or without BOM, or CP932; see `TextDecoding`).
+    /// - Throws: `ImportError` when the file cannot be read or decoded, or has no header.
+    static func table(path: String, encoding: TextEncoding?) throws(ImportError) -> CSVTable {
+        let bytes = try readBytes(path)
+        let decoded = try TextDecoding.decode(bytes, file: path, encoding: encoding)
+        return try CSVTable(bytes: decoded.bytes, file: path)
+    }
+
+    static func readBytes(_ path: String) throws(ImportError) -> [UInt8] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ImportError(file: path, message: "cannot read file")
+        }
+        return [UInt8](data)
+    }
+
+    /// The column named `name`.
+    /// - Throws: `ImportError` naming the missing column.
+    static func require(_ table: CSVTable, _ name: String) throws(ImportError) -> Int {
+        guard let i = table.column(name) else {
+            throw ImportError(file: table.file, line: 1, field: name,
+                              message: "required column '\(name)' is missing (header: \(table.header.joined(separator: ",")))")
+        }
+        return i
+    }
+
+    /// A WGS84 coordinate from two columns.
+    /// - Throws: `ImportError` naming line and column for a non-numeric or out-of-range value.
+    static func coordinate(_ row: CSVRow, lat: Int, lon: Int) throws(ImportError) -> Coordinate {
+        let la = try row.double(lat), lo = try row.double(lon)
+        guard (-90...90).contains(la) else { throw row.error(column: lat, "latitude \(la) is outside -90...90") }
+        guard (-180...180).contains(lo) else { throw row.error(column: lon, "longitude \(lo) is outside -180...180") }
+        return Coordinate(lat: la, lon: lo)
+    }
+
+    /// nil for an empty or `NULL` field (station_database writes `NULL` for missing values).
+    static func value(_ s: String?) -> String? {
+        guard let s else { return nil }
+        let t = s.trimmingCharacters(in: .whitespaces)
+        return t.isEmpty || t == "NULL" ? nil : t
+    }
+}

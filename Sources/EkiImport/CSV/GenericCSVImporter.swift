@@ -1,0 +1,80 @@
+import EkiKit
+import Foundation
+
+/// Any CSV with a header row, mapped onto the fields id, name, lat, lon, operator, line,
+/// reading, class (`--columns name=駅名,lat=緯度,...`; columns already named so need no map).
+/// name, lat and lon are required. `line` may list several lines separated by `;`. `class` is
+/// `shinkansen`/`s`/`新幹線` or `conventional`/`c`/`在来線` (empty = conventional). A missing
+/// id becomes the row's line number.
+public struct GenericCSVImporter: StationImporter {
+    /// The fields a column map can name.
+    public static let fields = ["id", "name", "lat", "lon", "operator", "line", "reading", "class"]
+
+    public let path: String
+    public let encoding: TextEncoding?
+    /// field → column name.
+    public let columnMap: [String: String]
+    /// Dataset name: `csv:<file name without extension>` unless given.
+    public let dataset: String
+
+    /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
+    /// - Throws: `ImportError` for a malformed pair or a field that is not one of `fields`.
+    public init(path: String, encoding: TextEncoding? = nil, columns: String? = nil,
+                dataset: String? = nil) throws(ImportError) {
+        var map: [String: String] = [:]
+        for pair in (columns ?? "").split(separator: ",") where !pair.isEmpty {
+            let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard kv.count == 2, !kv[1].isEmpty else {
+                throw ImportError(file: path, message: "--columns: '\(pair)' is not FIELD=COLUMN")
+            }
+            guard Self.fields.contains(kv[0]) else {
+                throw ImportError(file: path, message: "--columns: unknown field '\(kv[0])' (fields: \(Self.fields.joined(separator: ", ")))")
+            }
+            map[kv[0]] = kv[1]
+        }
+        self.path = path
+        self.encoding = encoding
+        self.columnMap = map
+        self.dataset = dataset ?? "csv:" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    public func read() throws -> ImportBatch {
+        var table = try CSVInput.table(path: path, encoding: encoding)
+        var col: [String: Int] = [:]
+        for field in Self.fields {
+            let name = columnMap[field] ?? field
+            if let i = table.column(name) {
+                col[field] = i
+            } else if columnMap[field] != nil {
+                throw ImportError(file: path, line: 1, field: name,
+                                  message: "--columns maps \(field) to '\(name)', which is not in the header (\(table.header.joined(separator: ",")))")
+            }
+        }
+        for required in ["name", "lat", "lon"] where col[required] == nil {
+            throw ImportError(file: path, line: 1, field: required,
+                              message: "no '\(required)' column; name it with --columns \(required)=COLUMN")
+        }
+        var records: [SourceRecord] = []
+        while let row = try table.nextRow() {
+            guard let name = CSVInput.value(row[col["name"]]) else {
+                throw row.error(column: col["name"]!, "empty station name")
+            }
+            var serviceClass = ServiceClass.conventional
+            if let i = col["class"], let v = CSVInput.value(row.fields[i]) {
+                switch v.lowercased() {
+                case "shinkansen", "s", "新幹線", "1": serviceClass = .shinkansen
+                case "conventional", "c", "在来線", "0": serviceClass = .conventional
+                default: throw row.error(column: i, "'\(v)' is not a class (shinkansen or conventional)")
+                }
+            }
+            let lines = (CSVInput.value(row[col["line"]]) ?? "").split(separator: ";")
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            records.append(SourceRecord(
+                source: SourceRef(dataset: dataset, id: CSVInput.value(row[col["id"]]) ?? "line\(row.line)"),
+                name: name, reading: CSVInput.value(row[col["reading"]]).map(TextFold.hiragana),
+                operatorName: CSVInput.value(row[col["operator"]]), serviceClass: serviceClass,
+                lines: lines, coordinate: try CSVInput.coordinate(row, lat: col["lat"]!, lon: col["lon"]!)))
+        }
+        return ImportBatch(dataset: dataset, records: records)
+    }
+}

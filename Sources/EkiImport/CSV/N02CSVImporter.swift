@@ -1,0 +1,52 @@
+import EkiKit
+
+/// The 国土数値情報 鉄道データ N02 station layer as CSV (one row per station feature):
+/// columns N02_001 (鉄道区分), N02_002 (事業者種別), N02_003 (路線名), N02_004 (運営会社),
+/// N02_005 (駅名), N02_005c (駅コード), N02_005g (グループコード), lon, lat.
+///
+/// N02_002 = 1 is JR新幹線 (Shinkansen), per the 国土数値情報 N02 spec (事業者種別コード:
+/// 1 JR新幹線, 2 JR在来線, 3 公営鉄道, 4 民営鉄道, 5 第三セクター). N02 has no readings and no
+/// prefecture. Source ids are the station code N02_005c.
+public struct N02CSVImporter: StationImporter {
+    public static let dataset = "n02"
+    static let requiredColumns = ["N02_002", "N02_003", "N02_004", "N02_005", "N02_005c", "lon", "lat"]
+
+    public let path: String
+    public let encoding: TextEncoding?
+
+    public init(path: String, encoding: TextEncoding? = nil) {
+        self.path = path
+        self.encoding = encoding
+    }
+
+    /// True when `header` has the N02 station columns.
+    public static func matches(header: [String]) -> Bool {
+        requiredColumns.allSatisfy(header.contains)
+    }
+
+    /// - Throws: `ImportError` for undecodable bytes, CSV syntax errors, ragged rows, missing
+    ///   columns, bad coordinates or an unknown N02_002 code.
+    public func read() throws -> ImportBatch {
+        var table = try CSVInput.table(path: path, encoding: encoding)
+        let c = try Self.requiredColumns.map { name throws(ImportError) in try CSVInput.require(table, name) }
+        let (kind, line, op, name, code, lon, lat) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
+        var records: [SourceRecord] = []
+        while let row = try table.nextRow() {
+            let k = row.fields[kind].trimmingCharacters(in: .whitespaces)
+            guard let kindCode = Int(k), (1...5).contains(kindCode) else {
+                throw row.error(column: kind, "'\(k)' is not an N02 事業者種別 code (1–5)")
+            }
+            guard let stationName = CSVInput.value(row.fields[name]) else {
+                throw row.error(column: name, "empty station name")
+            }
+            records.append(SourceRecord(
+                source: SourceRef(dataset: Self.dataset, id: row.fields[code]),
+                name: stationName,
+                operatorName: CSVInput.value(row.fields[op]),
+                serviceClass: kindCode == 1 ? .shinkansen : .conventional,
+                lines: CSVInput.value(row.fields[line]).map { [$0] } ?? [],
+                coordinate: try CSVInput.coordinate(row, lat: lat, lon: lon)))
+        }
+        return ImportBatch(dataset: Self.dataset, records: records)
+    }
+}

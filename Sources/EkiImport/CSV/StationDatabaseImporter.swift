@@ -1,0 +1,124 @@
+import EkiKit
+import Foundation
+
+/// station_database (Seo-4d696b75/station_database, 駅メモ! compatible): `station.csv`,
+/// `line.csv`, `register.csv` (station ↔ line membership) from `out/main` (or `out/extra`) and
+/// `company.csv` from `src/`. `NULL` means missing.
+///
+/// Its stations merge operators and both classes at one place (code 100201 東京 is on 14 lines
+/// of 3 companies), so one record is made per (station, line): the operator is the line's
+/// company (`company.csv` `name`, e.g. JR東日本; a `NULL` company gives an unknown operator,
+/// never a dropped station), line codes 1001–1099 are the 新幹線 lines (Shinkansen), and the
+/// record is closed when the station or the line is. The name is `original_name` (the real
+/// name; `name` is disambiguated, e.g. `東山(北海道)`), the reading `name_kana` with bracketed
+/// alternatives removed (`さんのみや(こうべさんのみや)` → `さんのみや`).
+public struct StationDatabaseImporter: StationImporter {
+    public static let dataset = "station-database"
+
+    /// station.csv, line.csv, register.csv and company.csv.
+    public let stationPath: String, linePath: String, registerPath: String, companyPath: String
+    public let encoding: TextEncoding?
+
+    /// - Parameter path: the folder holding station.csv, line.csv and register.csv (e.g.
+    ///   `out/main`), or station.csv itself. company.csv is looked for beside them, then in
+    ///   `../src/` and `../../src/`.
+    /// - Throws: `ImportError` when a companion file cannot be found.
+    public init(path: String, encoding: TextEncoding? = nil) throws(ImportError) {
+        var isDir: ObjCBool = false
+        let dir = FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+            ? path : (path as NSString).deletingLastPathComponent
+        let base = dir.isEmpty ? "." : dir
+        func find(_ name: String, in folders: [String]) throws(ImportError) -> String {
+            for f in folders {
+                let p = (f as NSString).appendingPathComponent(name)
+                if FileManager.default.fileExists(atPath: p) { return p }
+            }
+            throw ImportError(file: (base as NSString).appendingPathComponent(name),
+                              message: "station_database needs \(name) (looked in \(folders.joined(separator: ", ")))")
+        }
+        stationPath = try find("station.csv", in: [base])
+        linePath = try find("line.csv", in: [base])
+        registerPath = try find("register.csv", in: [base])
+        companyPath = try find("company.csv", in: [base, base + "/../src", base + "/../../src"])
+        self.encoding = encoding
+    }
+
+    /// True when `header` is station_database's station.csv header.
+    public static func matches(header: [String]) -> Bool {
+        ["code", "id", "name", "original_name", "name_kana", "lat", "lng", "closed"].allSatisfy(header.contains)
+    }
+
+    struct Line { var name: String; var company: String?; var closed: Bool; var code: Int }
+
+    public func read() throws -> ImportBatch {
+        // company.csv: code → name.
+        var companies: [String: String] = [:]
+        var t = try CSVInput.table(path: companyPath, encoding: encoding)
+        let cCode = try CSVInput.require(t, "code"), cName = try CSVInput.require(t, "name")
+        while let row = try t.nextRow() {
+            if let n = CSVInput.value(row.fields[cName]) { companies[row.fields[cCode]] = n }
+        }
+        // line.csv: code → line.
+        var lines: [String: Line] = [:]
+        t = try CSVInput.table(path: linePath, encoding: encoding)
+        let lCode = try CSVInput.require(t, "code"), lName = try CSVInput.require(t, "name"),
+            lCompany = try CSVInput.require(t, "company_code"), lClosed = try CSVInput.require(t, "closed")
+        while let row = try t.nextRow() {
+            guard let code = Int(row.fields[lCode]) else { throw row.error(column: lCode, "'\(row.fields[lCode])' is not a line code") }
+            let companyCode = CSVInput.value(row.fields[lCompany])
+            if let cc = companyCode, companies[cc] == nil {
+                throw row.error(column: lCompany, "company code \(cc) is not in \(companyPath)")
+            }
+            lines[row.fields[lCode]] = Line(name: row.fields[lName], company: companyCode.flatMap { companies[$0] },
+                                            closed: row.fields[lClosed] == "1", code: code)
+        }
+        // station.csv: code → row data.
+        struct StationRow { var name: String; var reading: String?; var coordinate: Coordinate; var prefecture: String?; var closed: Bool }
+        var stations: [String: StationRow] = [:]
+        t = try CSVInput.table(path: stationPath, encoding: encoding)
+        let sCode = try CSVInput.require(t, "code"), sName = try CSVInput.require(t, "original_name"),
+            sKana = try CSVInput.require(t, "name_kana"), sLat = try CSVInput.require(t, "lat"),
+            sLon = try CSVInput.require(t, "lng"), sPref = try CSVInput.require(t, "prefecture"),
+            sClosed = try CSVInput.require(t, "closed")
+        while let row = try t.nextRow() {
+            stations[row.fields[sCode]] = StationRow(
+                name: row.fields[sName], reading: CSVInput.value(row.fields[sKana]).map(Self.cleanReading),
+                coordinate: try CSVInput.coordinate(row, lat: sLat, lon: sLon),
+                prefecture: Prefecture.name(code: row.fields[sPref]), closed: row.fields[sClosed] == "1")
+        }
+        // register.csv: one record per (station, line).
+        var records: [SourceRecord] = []
+        t = try CSVInput.table(path: registerPath, encoding: encoding)
+        let rStation = try CSVInput.require(t, "station_code"), rLine = try CSVInput.require(t, "line_code")
+        while let row = try t.nextRow() {
+            guard let s = stations[row.fields[rStation]] else {
+                throw row.error(column: rStation, "station \(row.fields[rStation]) is not in \(stationPath)")
+            }
+            guard let l = lines[row.fields[rLine]] else {
+                throw row.error(column: rLine, "line \(row.fields[rLine]) is not in \(linePath)")
+            }
+            records.append(SourceRecord(
+                source: SourceRef(dataset: Self.dataset, id: row.fields[rStation]),
+                name: s.name, reading: s.reading, operatorName: l.company,
+                serviceClass: (1001...1099).contains(l.code) ? .shinkansen : .conventional,
+                lines: [l.name], coordinate: s.coordinate, prefecture: s.prefecture,
+                isClosed: s.closed || l.closed))
+        }
+        return ImportBatch(dataset: Self.dataset, records: records)
+    }
+
+    /// Drops bracketed alternatives and spaces: `さんのみや(こうべさんのみや)` → `さんのみや`.
+    static func cleanReading(_ s: String) -> String {
+        var out = ""
+        var depth = 0
+        for ch in s {
+            switch ch {
+            case "(", "（", "〈", "[": depth += 1
+            case ")", "）", "〉", "]": depth = max(0, depth - 1)
+            case " ", "\u{3000}": continue
+            default: if depth == 0 { out.append(ch) }
+            }
+        }
+        return out
+    }
+}

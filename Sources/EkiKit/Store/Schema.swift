@@ -1,0 +1,70 @@
+/// The station database schema: a GeoPackage 1.3 with one point feature table `stations`
+/// (srs 4326, WGS84 degrees) indexed by the GeoPackage R-tree extension (`rtree_stations_geom`),
+/// and one attributes table `station_sources` (which source rows make each entry).
+enum Schema {
+    static let version = 1
+
+    static let create = """
+    PRAGMA application_id = \(GeoPackage.applicationID);
+    PRAGMA user_version = \(GeoPackage.userVersion);
+    CREATE TABLE gpkg_spatial_ref_sys (
+      srs_name TEXT NOT NULL, srs_id INTEGER PRIMARY KEY, organization TEXT NOT NULL,
+      organization_coordsys_id INTEGER NOT NULL, definition TEXT NOT NULL, description TEXT);
+    INSERT INTO gpkg_spatial_ref_sys VALUES
+      ('Undefined cartesian SRS', -1, 'NONE', -1, 'undefined', 'undefined cartesian coordinate reference system'),
+      ('Undefined geographic SRS', 0, 'NONE', 0, 'undefined', 'undefined geographic coordinate reference system'),
+      ('WGS 84 geodetic', 4326, 'EPSG', 4326,
+       'GEOGCS["WGS 84",DATUM["WGS_1984",SPHEROID["WGS 84",6378137,298.257223563,AUTHORITY["EPSG","7030"]],AUTHORITY["EPSG","6326"]],PRIMEM["Greenwich",0,AUTHORITY["EPSG","8901"]],UNIT["degree",0.0174532925199433,AUTHORITY["EPSG","9122"]],AXIS["Latitude",NORTH],AXIS["Longitude",EAST],AUTHORITY["EPSG","4326"]]',
+       'longitude/latitude coordinates in decimal degrees on the WGS 84 spheroid');
+    CREATE TABLE gpkg_contents (
+      table_name TEXT NOT NULL PRIMARY KEY, data_type TEXT NOT NULL, identifier TEXT UNIQUE,
+      description TEXT DEFAULT '', last_change DATETIME NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ','now')),
+      min_x DOUBLE, min_y DOUBLE, max_x DOUBLE, max_y DOUBLE,
+      srs_id INTEGER, CONSTRAINT fk_gc_r_srs_id FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys(srs_id));
+    CREATE TABLE gpkg_geometry_columns (
+      table_name TEXT NOT NULL, column_name TEXT NOT NULL, geometry_type_name TEXT NOT NULL,
+      srs_id INTEGER NOT NULL, z TINYINT NOT NULL, m TINYINT NOT NULL,
+      CONSTRAINT pk_geom_cols PRIMARY KEY (table_name, column_name),
+      CONSTRAINT uk_gc_table_name UNIQUE (table_name),
+      CONSTRAINT fk_gc_tn FOREIGN KEY (table_name) REFERENCES gpkg_contents(table_name),
+      CONSTRAINT fk_gc_srs FOREIGN KEY (srs_id) REFERENCES gpkg_spatial_ref_sys (srs_id));
+    CREATE TABLE gpkg_extensions (
+      table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
+      scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
+
+    CREATE TABLE stations (
+      fid INTEGER PRIMARY KEY AUTOINCREMENT,
+      geom POINT,
+      key TEXT NOT NULL UNIQUE,
+      name TEXT NOT NULL,
+      reading TEXT,
+      latin_name TEXT,
+      operator TEXT,
+      operator_ref TEXT,
+      class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
+      lines TEXT NOT NULL,
+      prefecture TEXT,
+      open INTEGER NOT NULL,
+      lon REAL NOT NULL,
+      lat REAL NOT NULL,
+      sources TEXT NOT NULL);
+    CREATE TABLE station_sources (
+      station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
+      dataset TEXT NOT NULL,
+      source_id TEXT NOT NULL,
+      PRIMARY KEY (dataset, source_id, station_fid));
+    CREATE INDEX station_sources_fid ON station_sources(station_fid);
+    CREATE TABLE eki_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    INSERT INTO eki_meta VALUES ('schema_version', '\(version)');
+
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description, srs_id)
+      VALUES ('stations', 'features', 'stations',
+              '降りつぶし entries: one operator x one service class x one place', 4326);
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
+      VALUES ('station_sources', 'attributes', 'station_sources', 'source rows of each entry');
+    INSERT INTO gpkg_geometry_columns VALUES ('stations', 'geom', 'POINT', 4326, 0, 0);
+    INSERT INTO gpkg_extensions VALUES ('stations', 'geom', 'gpkg_rtree_index',
+      'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');
+    CREATE VIRTUAL TABLE rtree_stations_geom USING rtree(id, minx, maxx, miny, maxy);
+    """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid")
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// The station database: one GeoPackage file (see `Schema`) holding the entries of every import.
+///
+/// Reading and writing go through one connection; not thread-safe.
+public final class StationStore {
+    public let db: Database
+
+    /// Opens the database at `path`, creating an empty GeoPackage when the file does not exist
+    /// (unless `readOnly`).
+    /// - Throws: `SQLiteError` when the file cannot be opened, or `StoreError.notAStationDatabase`
+    ///   when it is an SQLite file without the station tables.
+    public init(path: String, readOnly: Bool = false) throws {
+        let exists = FileManager.default.fileExists(atPath: path)
+        if readOnly && !exists { throw StoreError.missing(path) }
+        db = try Database(path: path, readOnly: readOnly)
+        try GeoPackage.registerFunctions(db)
+        try db.execute("PRAGMA foreign_keys = ON")
+        let hasStations = try db.scalarInt(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
+        if hasStations == 0 {
+            let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+            guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
+            try db.transaction { try db.execute(Schema.create) }
+        }
+    }
+
+    /// Number of entries (open and closed).
+    public func count(includeClosed: Bool = true) throws -> Int {
+        Int(try db.scalarInt(includeClosed ? "SELECT count(*) FROM stations"
+                                           : "SELECT count(*) FROM stations WHERE open = 1") ?? 0)
+    }
+
+    // MARK: Reading entries
+
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources"
+
+    static func station(from s: Statement) -> Station {
+        Station(key: s.text(0), name: s.text(1), reading: s.optionalText(2), latinName: s.optionalText(3),
+                operatorName: s.optionalText(4), operatorRef: s.optionalText(5),
+                serviceClass: ServiceClass(rawValue: s.text(6)) ?? .conventional,
+                lines: JSONText.decodeStrings(s.text(7)), prefecture: s.optionalText(8),
+                coordinate: Coordinate(lat: s.double(11), lon: s.double(10)),
+                sources: JSONText.decodeStrings(s.text(12)).map { ref in
+                    let parts = ref.split(separator: ":", maxSplits: 1)
+                    return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
+                },
+                isOpen: s.int64(9) != 0)
+    }
+
+    /// Every entry, sorted by key.
+    public func allStations(includeClosed: Bool = true) throws -> [Station] {
+        let s = try db.prepare("SELECT \(Self.columns) FROM stations s \(includeClosed ? "" : "WHERE s.open = 1") ORDER BY s.key")
+        var out: [Station] = []
+        while try s.step() { out.append(Self.station(from: s)) }
+        return out
+    }
+
+    /// The entry with `key`, or nil.
+    public func station(key: String) throws -> Station? {
+        let s = try db.cached("SELECT \(Self.columns) FROM stations s WHERE s.key = ?")
+        try s.bind([.text(key)])
+        return try s.step() ? Self.station(from: s) : nil
+    }
+}
+
+/// Errors about the database file itself.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    case missing(String)
+    case notAStationDatabase(String)
+
+    public var description: String {
+        switch self {
+        case .missing(let p): return "no station database at \(p) (build one with `eki import`)"
+        case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
+        }
+    }
+}
+
+/// Minimal JSON arrays of strings, as stored in the `lines` and `sources` columns.
+enum JSONText {
+    static func encodeStrings(_ a: [String]) -> String {
+        let data = try! JSONSerialization.data(withJSONObject: a, options: [.withoutEscapingSlashes])
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func decodeStrings(_ s: String) -> [String] {
+        guard let data = s.data(using: .utf8),
+              let a = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
+        return a
+    }
+}
