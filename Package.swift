@@ -33,10 +33,12 @@ let package = Package(
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
 
-        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport"]),
-        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport"]),
-        .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit"]),
+        // Locating ../shared and temporary files, for the test targets only.
+        .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
+        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -65,12 +65,13 @@ public enum Geodesic {
         return 2 * meanRadius * asin(min(1, h.squareRoot()))
     }
 
-    /// A box (degrees) that contains every point within `radius` metres of `center`:
-    /// latitude extent uses the shortest metres-per-degree of the meridian (a(1−e²)·π/180, at the
-    /// equator), longitude extent the parallel's radius a·cosφ at the box's most poleward
-    /// latitude, both with a 1 % margin for the geodesic being shorter than the parallel arc.
-    /// Valid for radii up to a few hundred kilometres (callers scan everything beyond that).
-    /// Longitudes are not wrapped; a box reaching a pole spans all longitudes.
+    /// A box (degrees) that contains every point within `radius` metres (geodesic) of `center`.
+    /// Latitude: the meridian arc has at least a(1−e²) metres per radian (its curvature radius
+    /// at the equator), and no path changes latitude faster than along a meridian. Longitude:
+    /// a path of length ≤ r stays inside that latitude band, where a parallel has radius
+    /// N·cosφ ≥ a·cosφ at the most poleward latitude, so no path changes longitude faster.
+    /// Both get a further 1 % margin. Longitudes are not wrapped; a box reaching a pole or
+    /// spanning ≥ 180° of longitude spans all longitudes.
     public static func enclosingBox(center: Coordinate, radius: Double) -> BoundingBox {
         let metresPerDegreeLat = a * (1 - f * (2 - f)) * .pi / 180 * 0.99
         let dLat = radius / metresPerDegreeLat
