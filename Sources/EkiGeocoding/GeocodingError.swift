@@ -1,0 +1,56 @@
+/// What went wrong while geocoding, in terms a caller can act on (the classes follow geopy's
+/// `GeocoderTimedOut`, `GeocoderUnavailable`, `GeocoderRateLimited`, … ).
+///
+/// HTTP statuses map as: 2xx → parsed; 429 → `rateLimited`; 5xx → `unavailable`;
+/// 401/403 → `refused`; other 4xx → `badRequest`. 429 and 5xx are retried once (see
+/// `GeocoderConfiguration.retryOn429And5xx`); 4xx never is.
+public enum GeocodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// No complete answer within the configured connect or total timeout, in seconds
+    /// (libcurl `CURLE_OPERATION_TIMEDOUT`).
+    case timedOut(seconds: Double)
+    /// The service could not be reached (DNS failure, connection refused or dropped; `status` nil)
+    /// or answered 5xx (`status` set). Worth trying again later.
+    case unavailable(status: Int?, message: String)
+    /// HTTP 429. `retryAfter` is the server's `Retry-After` in seconds (delta or HTTP date), nil
+    /// when it sent none.
+    case rateLimited(retryAfter: Double?)
+    /// HTTP 401 or 403: the service refuses this client (for Nominatim usually a missing or
+    /// stock User-Agent, or a usage-policy block).
+    case refused(status: Int)
+    /// HTTP 400 or another 4xx (e.g. 404 from a wrong endpoint); or a query that cannot be sent
+    /// at all (empty after normalization), with `status` nil.
+    case badRequest(status: Int?, message: String)
+    /// A 2xx answer that is not the expected JSON: an HTML block or captcha page, invalid JSON,
+    /// or JSON of another shape (e.g. Nominatim's `{"status":700,…}` error object).
+    case unparseable(reason: String)
+    /// No provider found anything for the query.
+    case notFound(query: String)
+    /// The body exceeded `GeocoderConfiguration.maxResponseBytes` (limit in bytes, counted after
+    /// content decoding); the transfer was aborted.
+    case responseTooLarge(limit: Int)
+    /// Any other libcurl failure, with its `CURLcode` and message: a redirect to a protocol other
+    /// than http/https (code 1), too many redirects (47), TLS verification failure (60), …
+    case transport(code: Int, message: String)
+    /// The request was not sent because the configuration is unusable: an endpoint that is not an
+    /// http(s) URL, a User-Agent Nominatim's policy forbids, the `stations` provider chosen
+    /// without a gazetteer, or an unusable cache database.
+    case misconfigured(reason: String)
+
+    public var description: String {
+        switch self {
+        case .timedOut(let s): return "timed out after \(s) s"
+        case .unavailable(let status?, let m): return "service unavailable (HTTP \(status))\(m.isEmpty ? "" : ": \(m)")"
+        case .unavailable(nil, let m): return "service unavailable: \(m)"
+        case .rateLimited(let r?): return "rate limited by the service (retry after \(r) s)"
+        case .rateLimited(nil): return "rate limited by the service"
+        case .refused(let s): return "refused by the service (HTTP \(s)); check the User-Agent and the usage policy"
+        case .badRequest(let s?, let m): return "bad request (HTTP \(s))\(m.isEmpty ? "" : ": \(m)")"
+        case .badRequest(nil, let m): return "bad request: \(m)"
+        case .unparseable(let r): return "unparseable response: \(r)"
+        case .notFound(let q): return "no place found for '\(q)'"
+        case .responseTooLarge(let n): return "response larger than \(n) bytes"
+        case .transport(let c, let m): return "transfer failed (curl \(c)): \(m)"
+        case .misconfigured(let r): return "not sent: \(r)"
+        }
+    }
+}
