@@ -1,8 +1,10 @@
 /// The station database schema: a GeoPackage 1.3 with one point feature table `stations`
 /// (srs 4326, WGS84 degrees) indexed by the GeoPackage R-tree extension (`rtree_stations_geom`),
-/// and one attributes table `station_sources` (which source rows make each entry).
+/// and one attributes table `station_sources` (which source rows make each entry), plus the
+/// search index (`SearchIndex`, since version 2).
 enum Schema {
-    static let version = 1
+    /// 1: stations, station_sources, R-tree. 2: search index.
+    static let version = 2
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -66,5 +68,21 @@ enum Schema {
     INSERT INTO gpkg_extensions VALUES ('stations', 'geom', 'gpkg_rtree_index',
       'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');
     CREATE VIRTUAL TABLE rtree_stations_geom USING rtree(id, minx, maxx, miny, maxy);
-    """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid")
+    """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid") + "\n" + SearchIndex.schema
+
+    /// Upgrades a database written by an older version (writable connections only): version 1
+    /// gets the search index, built from its entries. Runs in one transaction.
+    /// - Throws: `SQLiteError`.
+    static func migrate(_ store: StationStore) throws {
+        let db = store.db
+        let current = Int(try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 1)
+        guard current < version else { return }
+        try db.transaction {
+            if current < 2 {
+                try db.execute(SearchIndex.schema)
+                try store.updateSearchIndex()
+            }
+            try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(version))])
+        }
+    }
 }

@@ -25,7 +25,9 @@ extension StationStore {
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule = EntryRule()) throws -> [ImportSummary] {
         try db.transaction {
-            try batches.map { try apply($0.records, dataset: $0.dataset, rule: rule) }
+            let summaries = try batches.map { try apply($0.records, dataset: $0.dataset, rule: rule) }
+            try updateSearchIndex()
+            return summaries
         }
     }
 

@@ -22,6 +22,8 @@ public final class StationStore {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
             guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
             try db.transaction { try db.execute(Schema.create) }
+        } else if !readOnly {
+            try Schema.migrate(self)
         }
     }
 

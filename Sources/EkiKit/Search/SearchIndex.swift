@@ -1,0 +1,142 @@
+/// The search index inside the station database (schema version 2).
+///
+/// - `search_entry`: one row per entry (`fid` of `stations`, deleted with it): the sort key
+///   (folded reading, else folded name, then key), open flag, point, and for each field the
+///   folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr`
+///   tests exact (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches of any form.
+/// - `search_term`: each distinct (field, folded form), with `search_posting` (term → entries).
+///   Prefix search is a range scan of its (field, form) index.
+/// - `search_fts`: FTS5 trigram index over the terms (partial search, queries of 3 or more
+///   characters; the term is checked with `instr` afterwards, so `detail=none` suffices).
+/// - `search_gram`: every 1- and 2-character substring of every term (partial search, queries
+///   of 1 or 2 characters, which trigrams cannot match).
+/// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
+enum SearchIndex {
+    static let schema = """
+    CREATE TABLE search_entry (
+      fid INTEGER PRIMARY KEY REFERENCES stations(fid) ON DELETE CASCADE,
+      sort_key TEXT NOT NULL,
+      open INTEGER NOT NULL,
+      lon REAL NOT NULL,
+      lat REAL NOT NULL,
+      name_h TEXT NOT NULL,
+      reading_h TEXT NOT NULL,
+      romaji_h TEXT NOT NULL,
+      line_h TEXT NOT NULL,
+      operator_h TEXT NOT NULL);
+    CREATE INDEX search_entry_sort ON search_entry(sort_key);
+    CREATE TABLE search_term (id INTEGER PRIMARY KEY, field INTEGER NOT NULL, form TEXT NOT NULL);
+    CREATE UNIQUE INDEX search_term_form ON search_term(field, form);
+    CREATE TABLE search_posting (
+      term_id INTEGER NOT NULL,
+      fid INTEGER NOT NULL REFERENCES search_entry(fid) ON DELETE CASCADE,
+      PRIMARY KEY (term_id, fid)) WITHOUT ROWID;
+    CREATE INDEX search_posting_fid ON search_posting(fid);
+    CREATE TABLE search_gram (gram TEXT NOT NULL, term_id INTEGER NOT NULL, PRIMARY KEY (gram, term_id)) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE search_fts USING fts5(form, content='search_term', content_rowid='id',
+      tokenize='trigram case_sensitive 1', detail=none);
+    CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
+
+    """
+
+    /// Column of `search_entry` holding a field's forms.
+    static func column(_ f: SearchField) -> String {
+        switch f {
+        case .name: return "name_h"
+        case .reading: return "reading_h"
+        case .romaji: return "romaji_h"
+        case .line: return "line_h"
+        case .operator: return "operator_h"
+        }
+    }
+
+    /// The stored code of a field in `search_term.field`.
+    static func code(_ f: SearchField) -> Int {
+        switch f {
+        case .name: return 0
+        case .reading: return 1
+        case .romaji: return 2
+        case .line: return 3
+        case .operator: return 4
+        }
+    }
+
+    /// `\u{1}a\u{1}b\u{1}` for forms [a, b]; empty for none.
+    static func frame(_ forms: [String]) -> String {
+        forms.isEmpty ? "" : "\u{1}" + forms.joined(separator: "\u{1}") + "\u{1}"
+    }
+
+    /// The forms of one line name: the whole name and the name before any bracket, each also
+    /// without the operator's brand and without a leading route number (`4号線`), plus the text
+    /// of each bracket that is not a section (`～`). Folded with `SearchFold.name`.
+    static func lineForms(_ line: String, brand: String?) -> [String] {
+        let full = SearchFold.name(line)
+        var forms: [String] = []
+        func add(_ s: Substring) { if !s.isEmpty, !forms.contains(String(s)) { forms.append(String(s)) } }
+        let head = full.firstIndex(of: "(").map { full[..<$0] } ?? full[...]
+        for base in [full[...], head] {
+            add(base)
+            var rest = base
+            if let brand, !brand.isEmpty, rest.hasPrefix(brand), rest.count >= brand.count + 2 {
+                rest = rest.dropFirst(brand.count)
+                add(rest)
+            }
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("号線"), rest.count >= digits.count + 4 {
+                add(rest.dropFirst(digits.count + 2))
+            }
+        }
+        var depth = 0
+        var inner = ""
+        for ch in full {
+            if ch == "(" { depth += 1; if depth == 1 { inner = "" }; continue }
+            if ch == ")" {
+                depth = max(0, depth - 1)
+                if depth == 0, !inner.contains("~"), !inner.contains("〜") { add(inner[...]) }
+                continue
+            }
+            if depth > 0 { inner.append(ch) }
+        }
+        return forms
+    }
+
+    /// The key of an operator (folded) × service class (`stations.class`) in `search_brand`.
+    static func brandGroup(_ operatorForm: String, _ serviceClass: String) -> String {
+        operatorForm + "\u{1}" + serviceClass
+    }
+
+    /// The brand of each operator × class (`brandGroup`): the longest common prefix of its
+    /// folded line names when it has two or more and that prefix is at least 2 characters
+    /// (JR東日本's conventional lines all start with JR, 東京メトロ's with 東京メトロ, 近畿日本鉄道's
+    /// with 近鉄; its Shinkansen lines, 東北新幹線 and 上越新幹線, share no brand).
+    static func brands(linesByOperator: [String: Set<String>]) -> [String: String] {
+        var out: [String: String] = [:]
+        for (op, lines) in linesByOperator where lines.count >= 2 {
+            var prefix = Array(lines.first!)
+            for l in lines.dropFirst() {
+                let a = Array(l)
+                var n = 0
+                while n < prefix.count, n < a.count, prefix[n] == a[n] { n += 1 }
+                prefix.removeLast(prefix.count - n)
+                if prefix.count < 2 { break }
+            }
+            // A prefix running past the operator's own name (京都丹後鉄道 + 宮 of 宮豊線, 宮福線,
+            // 宮舞線) stops at the name.
+            let name = Array(op.split(separator: "\u{1}").first ?? "")
+            if prefix.count > name.count, Array(prefix.prefix(name.count)) == name { prefix = name }
+            if prefix.count >= 2 { out[op] = String(prefix) }
+        }
+        return out
+    }
+
+    /// The 1- and 2-character substrings of `form` (Unicode scalars), without duplicates.
+    static func grams(_ form: String) -> Set<String> {
+        let u = Array(form.unicodeScalars)
+        var out = Set<String>()
+        for i in u.indices {
+            out.insert(String(u[i]))
+            if i + 1 < u.count { out.insert(String(String.UnicodeScalarView([u[i], u[i + 1]]))) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,192 @@
+/// Keeping the search index (`SearchIndex`) in step with `stations`.
+extension StationStore {
+    /// True when the database has the search tables (schema version 2 or later).
+    public var hasSearchIndex: Bool {
+        ((try? db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'")) ?? 0) > 0
+    }
+
+    /// Brings the search index up to date with `stations`: indexes the entries it lacks (those
+    /// an import has just written; the rows of deleted entries go with them, by cascade),
+    /// re-indexes the entries of operators whose line brand changed, and drops terms no entry
+    /// uses any more. Call inside the import's transaction.
+    /// - Throws: `SQLiteError`.
+    func updateSearchIndex() throws {
+        let brands = try refreshBrands()
+        if !brands.changed.isEmpty {
+            let stale = try db.prepare("""
+                SELECT e.fid FROM search_entry e JOIN stations s ON s.fid = e.fid WHERE e.operator_h = ? AND s.class = ?
+                """)
+            let delete = try db.prepare("DELETE FROM search_entry WHERE fid = ?")
+            for group in brands.changed {
+                let parts = group.split(separator: "\u{1}", omittingEmptySubsequences: false)
+                try stale.bind([.text(SearchIndex.frame([String(parts[0])])), .text(String(parts.last!))])
+                var fids: [Int64] = []
+                while try stale.step() { fids.append(stale.int64(0)) }
+                stale.reset()
+                for fid in fids { try delete.run([.int(fid)]) }
+            }
+        }
+        var builder = SearchIndexBuilder(db: db, brands: brands.all)
+        let select = try db.prepare("""
+            SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat
+            FROM stations s WHERE s.fid > ? AND NOT EXISTS (SELECT 1 FROM search_entry e WHERE e.fid = s.fid)
+            ORDER BY s.fid LIMIT 2000
+            """)
+        var last: Int64 = -1
+        while true {
+            try select.bind([.int(last)])
+            var rows: [SearchIndexBuilder.Row] = []
+            while try select.step() {
+                rows.append(.init(fid: select.int64(0), key: select.text(1), name: select.text(2),
+                                  reading: select.optionalText(3), latinName: select.optionalText(4),
+                                  operatorName: select.optionalText(5), serviceClass: select.text(6),
+                                  lines: JSONText.decodeStrings(select.text(7)),
+                                  open: select.int64(8) != 0, lon: select.double(9), lat: select.double(10)))
+            }
+            select.reset()
+            guard let end = rows.last?.fid else { break }
+            for r in rows { try builder.add(r) }
+            last = end
+        }
+        if builder.added > 0 || !brands.changed.isEmpty { try dropUnusedTerms() }
+    }
+
+    /// Recomputes the brand of every operator × class from the stored line names and writes
+    /// them; returns all brands and the groups (`SearchIndex.brandGroup`) whose brand changed.
+    private func refreshBrands() throws -> (all: [String: String], changed: Set<String>) {
+        var lines: [String: Set<String>] = [:]
+        let s = try db.prepare("""
+            SELECT DISTINCT s.operator, s.class, j.value FROM stations s, json_each(s.lines) j WHERE s.operator IS NOT NULL
+            """)
+        var folded: [String: String] = [:]
+        while try s.step() {
+            let op = s.text(0)
+            let form = folded[op] ?? SearchFold.operatorName(op)
+            folded[op] = form
+            lines[SearchIndex.brandGroup(form, s.text(1)), default: []].insert(SearchFold.name(s.text(2)))
+        }
+        let now = SearchIndex.brands(linesByOperator: lines)
+        var before: [String: String] = [:]
+        let old = try db.prepare("SELECT operator, brand FROM search_brand")
+        while try old.step() { before[old.text(0)] = old.text(1) }
+        let changed = Set(now.keys).union(before.keys).filter { now[$0] != before[$0] }
+        if !changed.isEmpty {
+            let del = try db.prepare("DELETE FROM search_brand WHERE operator = ?")
+            let ins = try db.prepare("INSERT INTO search_brand (operator, brand) VALUES (?, ?)")
+            for op in changed {
+                try del.run([.text(op)])
+                if let b = now[op] { try ins.run([.text(op), .text(b)]) }
+            }
+        }
+        return (now, changed)
+    }
+
+    /// Deletes terms without postings, with their FTS rows and grams.
+    private func dropUnusedTerms() throws {
+        let s = try db.prepare("""
+            SELECT id, form FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)
+            """)
+        var unused: [(Int64, String)] = []
+        while try s.step() { unused.append((s.int64(0), s.text(1))) }
+        let fts = try db.prepare("INSERT INTO search_fts (search_fts, rowid, form) VALUES ('delete', ?, ?)")
+        let gram = try db.prepare("DELETE FROM search_gram WHERE gram = ? AND term_id = ?")
+        let term = try db.prepare("DELETE FROM search_term WHERE id = ?")
+        for (id, form) in unused {
+            try fts.run([.int(id), .text(form)])
+            for g in SearchIndex.grams(form) { try gram.run([.text(g), .int(id)]) }
+            try term.run([.int(id)])
+        }
+    }
+}
+
+/// Writes the search rows of entries, reusing terms and caching folds of repeated strings.
+struct SearchIndexBuilder {
+    struct Row {
+        var fid: Int64, key: String, name: String, reading: String?, latinName: String?
+        var operatorName: String?, serviceClass: String, lines: [String], open: Bool, lon: Double, lat: Double
+    }
+
+    let db: Database
+    let brands: [String: String]
+    private(set) var added = 0
+    private var terms: [String: Int64]? = nil
+    private var nameCache: [String: String] = [:]
+    private var readingCache: [String: (reading: String, romaji: String)] = [:]
+    private var operatorCache: [String: String] = [:]
+    private var lineCache: [String: [String]] = [:]
+
+    init(db: Database, brands: [String: String]) {
+        self.db = db
+        self.brands = brands
+    }
+
+    /// Indexes one entry.
+    mutating func add(_ r: Row) throws {
+        if terms == nil { try loadTerms() }
+        let name = Self.cached(&nameCache, r.name) { SearchFold.name($0) }
+        var readingForm = "", romajiForms: [String] = []
+        if let reading = r.reading, !reading.isEmpty {
+            let f = readingCache[reading] ?? (SearchFold.reading(reading), SearchFold.romaji(Hepburn.romanize(reading)))
+            readingCache[reading] = f
+            readingForm = f.reading
+            if !f.romaji.isEmpty { romajiForms.append(f.romaji) }
+        }
+        if let latin = r.latinName {
+            let f = SearchFold.romaji(latin)
+            if !f.isEmpty, !romajiForms.contains(f) { romajiForms.append(f) }
+        }
+        var op: String? = nil
+        if let o = r.operatorName { op = Self.cached(&operatorCache, o) { SearchFold.operatorName($0) } }
+        var lineForms: [String] = []
+        for line in r.lines {
+            let group = SearchIndex.brandGroup(op ?? "", r.serviceClass)
+            let cacheKey = group + "\u{1}" + line
+            let forms = lineCache[cacheKey] ?? SearchIndex.lineForms(line, brand: brands[group])
+            lineCache[cacheKey] = forms
+            for f in forms where !lineForms.contains(f) { lineForms.append(f) }
+        }
+        let fields: [(SearchField, [String])] = [
+            (.name, name.isEmpty ? [] : [name]), (.reading, readingForm.isEmpty ? [] : [readingForm]),
+            (.romaji, romajiForms), (.line, lineForms), (.operator, op.map { $0.isEmpty ? [] : [$0] } ?? []),
+        ]
+        let sortKey = (readingForm.isEmpty ? name : readingForm) + "\u{1}" + name + "\u{1}" + r.key
+        try db.cached("""
+            INSERT INTO search_entry (fid, sort_key, open, lon, lat, name_h, reading_h, romaji_h, line_h, operator_h)
+            VALUES (?,?,?,?,?,?,?,?,?,?)
+            """).run([.int(r.fid), .text(sortKey), .int(r.open ? 1 : 0), .double(r.lon), .double(r.lat)]
+                     + fields.map { .text(SearchIndex.frame($0.1)) })
+        let posting = try db.cached("INSERT OR IGNORE INTO search_posting (term_id, fid) VALUES (?, ?)")
+        for (field, forms) in fields {
+            for form in forms { try posting.run([.int(try termID(field, form)), .int(r.fid)]) }
+        }
+        added += 1
+    }
+
+    private static func cached(_ cache: inout [String: String], _ s: String, _ fold: (String) -> String) -> String {
+        if let v = cache[s] { return v }
+        let v = fold(s)
+        cache[s] = v
+        return v
+    }
+
+    private mutating func loadTerms() throws {
+        var t: [String: Int64] = [:]
+        let s = try db.prepare("SELECT id, field, form FROM search_term")
+        while try s.step() { t["\(s.int64(1))\u{1}" + s.text(2)] = s.int64(0) }
+        terms = t
+    }
+
+    /// The id of a term, inserting it (with its FTS row and grams) when new.
+    private mutating func termID(_ field: SearchField, _ form: String) throws -> Int64 {
+        let code = SearchIndex.code(field)
+        let key = "\(code)\u{1}" + form
+        if let id = terms?[key] { return id }
+        try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)").run([.int(Int64(code)), .text(form)])
+        let id = db.lastInsertRowID
+        try db.cached("INSERT INTO search_fts (rowid, form) VALUES (?, ?)").run([.int(id), .text(form)])
+        let gram = try db.cached("INSERT OR IGNORE INTO search_gram (gram, term_id) VALUES (?, ?)")
+        for g in SearchIndex.grams(form) { try gram.run([.text(g), .int(id)]) }
+        terms?[key] = id
+        return id
+    }
+}
