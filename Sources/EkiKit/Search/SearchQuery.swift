@@ -1,0 +1,107 @@
+import Foundation
+
+/// A query folded once per field, with the ways each field may match it (exact, prefix,
+/// partial) as SQL over the search index. The query only ever reaches SQLite as bound values.
+struct SearchQuery {
+    /// The query in one field's fold.
+    struct FieldQuery {
+        var field: SearchField
+        /// What prefix and partial matches start from: the fold without a trailing 駅 / えき / eki.
+        var base: String
+        /// The whole fold (equal to `base` when there was no trailing 駅); an exact match of
+        /// either counts as exact, so 富山駅 finds both 富山 and the tram stop 富山駅.
+        var full: String
+    }
+
+    /// How well a field matches, best first.
+    enum Tier: Int, Comparable {
+        case exact, prefix, partial
+        static func < (a: Tier, b: Tier) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    let fields: [FieldQuery]
+
+    /// Folds `text` for every field of `scope`. Kana and kanji queries are not compared with
+    /// romanized names; Latin-script ones are (and with names, lines and operators, which may
+    /// contain Latin letters: JR, YRP野比).
+    init(_ text: String, scope: SearchOptions.Scope) {
+        var out: [FieldQuery] = []
+        for field in scope.fields {
+            let full: String, base: String
+            switch field {
+            case .name:
+                full = SearchFold.name(text)
+                base = full.count > 1 && full.hasSuffix("駅") ? String(full.dropLast()) : full
+            case .reading:
+                full = SearchFold.reading(text)
+                base = full.count > 3 && full.hasSuffix("えき") ? String(full.dropLast(2)) : full
+            case .romaji:
+                full = SearchFold.hasJapanese(text) ? "" : SearchFold.romaji(text)
+                base = full.count > 5 && full.hasSuffix("eki") ? String(full.dropLast(3)) : full
+            case .line:
+                full = SearchFold.name(text); base = full
+            case .operator:
+                full = SearchFold.operatorName(text); base = full
+            }
+            if !base.isEmpty { out.append(FieldQuery(field: field, base: base, full: full)) }
+        }
+        fields = out
+    }
+
+    /// A `SELECT` of the ids of the terms of `q.field` that match at `tier` and no better,
+    /// appending its parameters to `params`.
+    static func termSelect(_ tier: Tier, _ q: FieldQuery, _ params: inout [SQLValue]) -> String {
+        func p(_ v: String) -> String { params.append(.text(v)); return "?\(params.count)" }
+        let code = SearchIndex.code(q.field)
+        switch tier {
+        case .exact:
+            return "SELECT id FROM search_term WHERE field = \(code) AND form IN (\(p(q.base)), \(p(q.full)))"
+        case .prefix:
+            return "SELECT id FROM search_term WHERE field = \(code) AND form > \(p(q.base)) AND form < \(p(q.base + "\u{10FFFF}")) AND form <> \(p(q.full))"
+        case .partial:
+            let b = p(q.base), hi = p(q.base + "\u{10FFFF}")
+            let notPrefix = "NOT (t.form >= \(b) AND t.form < \(hi))"
+            if q.base.unicodeScalars.count < 3 {
+                return "SELECT t.id FROM search_gram g CROSS JOIN search_term t ON t.id = g.term_id WHERE g.gram = \(b) AND t.field = \(code) AND \(notPrefix)"
+            }
+            return "SELECT t.id FROM search_term t WHERE t.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH \(p(ftsPhrase(q.base)))) AND t.field = \(code) AND instr(t.form, \(b)) > 0 AND \(notPrefix)"
+        }
+    }
+
+    /// An SQL condition true when an entry row `e` of `search_entry` matches `q` at `tier` or
+    /// better, appending its parameters to `params`.
+    static func entryTest(_ tier: Tier, _ q: FieldQuery, _ params: inout [SQLValue]) -> String {
+        func p(_ v: String) -> String { params.append(.text(v)); return "?\(params.count)" }
+        let column = "e." + SearchIndex.column(q.field)
+        switch tier {
+        case .exact:
+            let tests = Set([q.base, q.full]).sorted().map { "instr(\(column), \(p("\u{1}" + $0 + "\u{1}"))) > 0" }
+            return "(" + tests.joined(separator: " OR ") + ")"
+        case .prefix: return "instr(\(column), \(p("\u{1}" + q.base))) > 0"
+        case .partial: return "instr(\(column), \(p(q.base))) > 0"
+        }
+    }
+
+    /// The same test in Swift, on the framed forms of one field.
+    static func matches(_ tier: Tier, _ q: FieldQuery, framed: String) -> Bool {
+        guard !framed.isEmpty else { return false }
+        switch tier {
+        case .exact: return framed.contains("\u{1}" + q.base + "\u{1}") || framed.contains("\u{1}" + q.full + "\u{1}")
+        case .prefix: return framed.contains("\u{1}" + q.base)
+        case .partial: return framed.contains(q.base)
+        }
+    }
+
+    /// An FTS5 query that is only data: every trigram of `s` as a quoted string (inner quotes
+    /// doubled), all required. Matches terms containing every trigram; `instr` then checks the
+    /// whole query.
+    static func ftsPhrase(_ s: String) -> String {
+        let u = Array(s.unicodeScalars)
+        var grams: [String] = []
+        for i in 0...(u.count - 3) {
+            let g = String(String.UnicodeScalarView(u[i..<(i + 3)]))
+            if !grams.contains(g) { grams.append(g) }
+        }
+        return grams.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
+    }
+}

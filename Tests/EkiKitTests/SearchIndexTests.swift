@@ -1,0 +1,138 @@
+import Testing
+import Foundation
+@testable import EkiKit
+import EkiImport
+import EkiTestSupport
+
+/// The search index's plans against brute force, and its upkeep across imports and versions.
+@Suite(.serialized) struct SearchIndexTests {
+    let n02 = N02Fixture.shared
+
+    /// One `search_entry` row.
+    struct Row { var fid: Int64; var key: String; var sortKey: String; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
+
+    static func rows(_ store: StationStore) throws -> [Row] {
+        let s = try store.db.prepare("""
+            SELECT e.fid, s.key, e.sort_key, e.open, e.lon, e.lat, e.name_h, e.reading_h, e.romaji_h, e.line_h, e.operator_h
+            FROM search_entry e JOIN stations s ON s.fid = e.fid
+            """)
+        var out: [Row] = []
+        while try s.step() {
+            out.append(Row(fid: s.int64(0), key: s.text(1), sortKey: s.text(2), open: s.int64(3) != 0,
+                           point: Coordinate(lat: s.double(5), lon: s.double(4)),
+                           forms: [.name: s.text(6), .reading: s.text(7), .romaji: s.text(8), .line: s.text(9), .operator: s.text(10)]))
+        }
+        return out
+    }
+
+    /// What `search` must return, computed over every row with the same match tests.
+    static func bruteForce(_ query: String, _ o: SearchOptions, _ rows: [Row]) -> [String] {
+        let q = SearchQuery(query, scope: o.by)
+        let own = q.fields.filter { [.name, .reading, .romaji].contains($0.field) }
+        let other = q.fields.filter { [.line, .operator].contains($0.field) }
+        var ranks: [(SearchQuery.Tier, [SearchQuery.FieldQuery])] = []
+        for tier in (o.match == .partial ? [SearchQuery.Tier.exact, .prefix, .partial] : [.exact, .prefix]) {
+            for g in [own, other] where !g.isEmpty { ranks.append((tier, g)) }
+        }
+        var found: [(rank: Int, order: Double, sortKey: String, key: String)] = []
+        for r in rows where (o.includeClosed || r.open) && (o.bbox?.contains(r.point) ?? true) {
+            guard let rank = ranks.firstIndex(where: { tier, g in
+                g.contains { SearchQuery.matches(tier, $0, framed: r.forms[$0.field] ?? "") } }) else { continue }
+            found.append((rank, o.near.map { Geodesic.distance($0, r.point) } ?? 0, r.sortKey, r.key))
+        }
+        found.sort { ($0.rank, $0.order, $0.sortKey) < ($1.rank, $1.order, $1.sortKey) }
+        return found.prefix(o.limit ?? Int.max).map(\.key)
+    }
+
+    @Test func everyPlanEqualsBruteForce() throws {
+        guard let store = n02.store else { return }
+        let rows = try Self.rows(store)
+        var rng = SplitMix64(state: 2024)
+        var queries = ["新", "線", "山", "東京", "前", "駅", "本線", "鉄道", "えき", "s", "a", "東", "京", "川"]
+        for _ in 0..<60 {
+            let r = rows[Int.random(in: 0..<rows.count, using: &rng)]
+            let field: SearchField = [.name, .name, .line, .operator].randomElement(using: &rng)!
+            let forms = (r.forms[field] ?? "").split(separator: "\u{1}")
+            guard let form = forms.randomElement(using: &rng) else { continue }
+            let chars = Array(form)
+            let len = min(chars.count, Int.random(in: 1...4, using: &rng))
+            let start = Int.random(in: 0...(chars.count - len), using: &rng)
+            queries.append(String(chars[start..<(start + len)]))
+        }
+        let boxes = [nil, try BoundingBox(parsing: "139.60,35.55,139.90,35.80"), try BoundingBox(parsing: "135.0,34.0,136.0,35.0"),
+                     try BoundingBox(parsing: "139.74,35.67,139.78,35.69")]
+        for (i, q) in queries.enumerated() {
+            var o = SearchOptions(by: SearchOptions.Scope.allCases.randomElement(using: &rng)!,
+                                  match: SearchOptions.Match.allCases.randomElement(using: &rng)!,
+                                  bbox: boxes.randomElement(using: &rng)!,
+                                  limit: [nil, 1, 5, 20, 200].randomElement(using: &rng)!,
+                                  includeClosed: Bool.random(using: &rng))
+            if i % 3 == 0 {
+                o.near = Coordinate(lat: Double.random(in: 33...36, using: &rng), lon: Double.random(in: 132...140, using: &rng))
+            }
+            let expected = Self.bruteForce(q, o, rows)
+            // Default thresholds, then each scanning plan forced: in result order, in the box,
+            // nearest first (when `near` is given, the only scan).
+            for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 0), SearchRun.Caps(postings: 0, boxScan: 1_000_000)] {
+                let got = try store.search(q, options: o, caps: caps).map(\.station.key)
+                #expect(got == expected, "query \(i) '\(q)' \(o) \(caps)")
+            }
+        }
+    }
+
+    @Test func importsKeepTheIndexInStep() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("upkeep.gpkg").path
+        let store = try StationStore(path: path)
+        func record(_ ds: String, _ id: String, _ name: String, _ line: String, lat: Double) -> SourceRecord {
+            SourceRecord(source: SourceRef(dataset: ds, id: id), name: name, reading: nil, operatorName: "ブランド鉄道",
+                         serviceClass: .conventional, lines: [line], coordinate: Coordinate(lat: lat, lon: 139))
+        }
+        try store.importRecords([record("a", "1", "甲駅前", "ブランド甲線", lat: 35)], dataset: "a")
+        // One line: no brand yet, so 甲線 is no line prefix.
+        #expect(try store.search("甲線", options: SearchOptions(by: .line)).isEmpty)
+        try store.importRecords([record("b", "1", "乙", "ブランド乙線", lat: 36)], dataset: "b")
+        // Two lines sharing ブランド: the brand is dropped from both, including the earlier entry.
+        #expect(try store.search("甲線", options: SearchOptions(by: .line)).map(\.station.name) == ["甲駅前"])
+        #expect(try store.search("乙線", options: SearchOptions(by: .line)).map(\.station.name) == ["乙"])
+        // Replacing a dataset replaces its search rows; unused terms go.
+        try store.importRecords([record("b", "2", "丙", "ブランド乙線", lat: 36)], dataset: "b")
+        #expect(try store.search("乙", options: SearchOptions(by: .name)).isEmpty)
+        #expect(try store.search("丙").map(\.station.name) == ["丙"])
+        try checkConsistency(store)
+    }
+
+    @Test func version1DatabasesGetTheIndexWhenOpenedWritable() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("v1.gpkg").path
+        do {
+            let store = try StationStore(path: path)
+            try store.importRecords([SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
+                                                  operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
+                                                  coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
+            // Make it a version 1 file: no search tables.
+            try store.db.execute("""
+                DROP TABLE search_fts; DROP TABLE search_gram; DROP TABLE search_posting; DROP TABLE search_term;
+                DROP TABLE search_entry; DROP TABLE search_brand; UPDATE eki_meta SET value = '1' WHERE name = 'schema_version';
+                """)
+        }
+        let readOnly = try StationStore(path: path, readOnly: true)
+        #expect(throws: SearchError.self) { try readOnly.search("odawara") }
+        let writable = try StationStore(path: path)
+        #expect(try writable.search("odawara").map(\.station.name) == ["小田原"])
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
+        try checkConsistency(writable)
+    }
+
+    @Test func n02IndexIsConsistent() throws {
+        guard let store = n02.store else { return }
+        try checkConsistency(store)
+    }
+
+    /// Every entry has one search row, every term a posting, the FTS index matches its content.
+    func checkConsistency(_ store: StationStore) throws {
+        let db = store.db
+        #expect(try db.scalarInt("SELECT count(*) FROM search_entry") == Int64(try store.count()))
+        #expect(try db.scalarInt("SELECT count(*) FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM search_gram g WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = g.term_id)") == 0)
+        try db.execute("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")
+    }
+}

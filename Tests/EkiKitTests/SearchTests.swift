@@ -1,0 +1,194 @@
+import Testing
+import Foundation
+@testable import EkiKit
+import EkiImport
+import EkiTestSupport
+
+/// The station_database (main/) database, built once for the suite.
+final class StationDatabaseFixture: @unchecked Sendable {
+    static let shared = StationDatabaseFixture()
+    let store: StationStore?
+
+    init() {
+        guard let dir = TestPaths.stationDatabaseMain else { store = nil; return }
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("station-database.gpkg").path
+        let s = try! StationStore(path: path)
+        let batch = try! StationDatabaseImporter(path: dir).read()
+        try! s.importRecords(batch.records, dataset: batch.dataset)
+        store = s
+    }
+}
+
+/// Search on the real files. N02-23 and station_database are imported into separate databases:
+/// until entries of different sources are merged, one database holding both has each station
+/// twice (N02 without readings), so each expectation is checked where its data lives: names,
+/// ヶ/ッ variants, lines and bbox on N02 (whose five 小田原 entries are the issue's five), and
+/// readings, romaji, 富山駅 and 松山市駅 on station_database (which has readings).
+@Suite(.serialized) struct SearchTests {
+    let n02 = N02Fixture.shared
+    let sd = StationDatabaseFixture.shared
+
+    static let odawaraOperators: Set<String> = ["小田急電鉄", "箱根登山鉄道", "東海旅客鉄道", "東日本旅客鉄道", "伊豆箱根鉄道"]
+    static let odawaraOperatorsSD: Set<String> = ["小田急電鉄", "箱根登山鉄道", "JR東海", "JR東日本", "伊豆箱根鉄道"]
+
+    @Test func odawaraByNameWithOrWithoutEki() throws {
+        guard let store = n02.store else { return }
+        for q in ["小田原駅", "小田原", "小田原 駅"] {
+            let hits = try store.search(q)
+            #expect(hits.count >= 5, "\(q)")
+            let first = hits.prefix(5)
+            #expect(first.allSatisfy { $0.station.name == "小田原" && $0.isExact && $0.field == .name }, "\(q)")
+            #expect(Set(first.compactMap(\.station.operatorName)) == Self.odawaraOperators, "\(q)")
+        }
+    }
+
+    @Test func odawaraByReadingAndRomaji() throws {
+        guard let store = sd.store else { return }
+        for q in ["おだわら", "オダワラ", "ｵﾀﾞﾜﾗ", "odawara", "Odawara", "小田原駅", "おだわらえき"] {
+            let hits = try store.search(q)
+            let first = hits.prefix(5)
+            #expect(first.count == 5 && first.allSatisfy { $0.station.name == "小田原" && $0.isExact }, "\(q)")
+            #expect(Set(first.compactMap(\.station.operatorName)) == Self.odawaraOperatorsSD, "\(q)")
+        }
+        #expect(try store.search("odawara").first?.field == .romaji)
+        #expect(try store.search("ｵﾀﾞﾜﾗ").first?.field == .reading)
+    }
+
+    @Test func kasumigasekiAndYotsuyaVariants() throws {
+        guard let store = n02.store else { return }
+        let kasumi = try store.search("霞ケ関")
+        #expect(kasumi.allSatisfy { $0.station.name == "霞ヶ関" })
+        let tokyo = kasumi.first { $0.station.operatorName == "東京地下鉄" }
+        let saitama = kasumi.first { $0.station.operatorName == "東武鉄道" }
+        #expect(tokyo.map { abs($0.station.coordinate.lat - 35.674) < 0.01 } == true)
+        #expect(saitama.map { abs($0.station.coordinate.lat - 35.925) < 0.01 } == true)
+        let yotsuya = try store.search("四ッ谷")
+        #expect(Set(yotsuya.map(\.station.name)) == ["四ツ谷"])
+        #expect(Set(yotsuya.compactMap(\.station.operatorName)) == ["東京地下鉄", "東日本旅客鉄道"])
+        if let sdStore = sd.store {
+            let sdKasumi = try sdStore.search("霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
+            #expect(Set(sdKasumi) == ["霞ケ関 東京メトロ", "霞ヶ関 東武鉄道"])
+            #expect(try sdStore.search("四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
+        }
+    }
+
+    @Test func partialFindsInsidePrefixDoesNot() throws {
+        guard let store = n02.store else { return }
+        let partial = try store.search("田原", options: SearchOptions(match: .partial, limit: nil))
+        let names = Set(partial.map(\.station.name))
+        #expect(names.isSuperset(of: ["小田原", "田原本", "田原", "三河田原"]))
+        // prefix matches (田原, 田原本) come before matches inside the name (小田原)
+        let firstInside = partial.firstIndex { !$0.isPrefix }!
+        #expect(partial[..<firstInside].allSatisfy { $0.isPrefix })
+        #expect(partial[firstInside...].allSatisfy { !$0.isPrefix })
+        let odawara = partial.first { $0.station.name == "小田原" }
+        #expect(odawara?.isPrefix == false && odawara?.field == .name)
+        let prefix = try store.search("田原", options: SearchOptions(by: .name, limit: nil))
+        #expect(prefix.contains { $0.station.name == "田原本" })
+        #expect(!prefix.contains { $0.station.name == "小田原" })
+        #expect(prefix.allSatisfy { $0.station.name.hasPrefix("田原") })
+    }
+
+    @Test func oneAndTwoCharacterPartialQueries() throws {
+        guard let store = n02.store else { return }
+        let two = try store.search("宮町", options: SearchOptions(by: .name, match: .partial, limit: nil))
+        #expect(!two.isEmpty && two.allSatisfy { $0.station.name.contains("宮町") })
+        let one = try store.search("鬼", options: SearchOptions(by: .name, match: .partial, limit: nil))
+        #expect(Set(one.map(\.station.name)) == Set(n02.all.filter { $0.name.contains("鬼") }.map(\.name)))
+        #expect(!one.isEmpty)
+    }
+
+    @Test func linesByPrefixAfterRouteNumberOrBrand() throws {
+        guard let store = n02.store else { return }
+        let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
+        let lines = Set(tokaido.flatMap(\.station.lines))
+        #expect(lines.isSuperset(of: ["東海道線", "東海道新幹線"]))
+        #expect(tokaido.allSatisfy { $0.field == .line && $0.station.lines.contains { $0.hasPrefix("東海道") } })
+        let marunouchi = try store.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
+        #expect(!marunouchi.isEmpty && marunouchi.allSatisfy { $0.station.operatorName == "東京地下鉄" })
+        #expect(marunouchi.contains { $0.station.name == "東京" })
+        #expect(try store.search("丸の内", options: SearchOptions(by: .line, limit: nil)).count == marunouchi.count)
+        if let sdStore = sd.store {
+            let sdTokaido = try sdStore.search("東海道", options: SearchOptions(by: .line, limit: nil))
+            #expect(sdTokaido.contains { $0.station.lines.contains { $0.hasPrefix("JR東海道本線") } })
+            #expect(sdTokaido.contains { $0.station.lines.contains("東海道新幹線") })
+            let sdMaru = try sdStore.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
+            #expect(sdMaru.contains { $0.station.name == "東京" && $0.station.operatorName == "東京メトロ" })
+        }
+    }
+
+    @Test func bboxNarrowsToTheViewport() throws {
+        guard let store = n02.store else { return }
+        let odawaraBox = try BoundingBox(parsing: "139.10,35.22,139.20,35.29")
+        let tokyoBox = try BoundingBox(parsing: "139.60,35.55,139.90,35.80")
+        #expect(try store.search("小田原", options: SearchOptions(bbox: odawaraBox)).filter { $0.station.name == "小田原" }.count == 5)
+        #expect(try store.search("小田原", options: SearchOptions(by: .name, bbox: tokyoBox)).isEmpty)
+        // by any, 小田原 is also the line 小田原線, which runs from 新宿 in the box
+        #expect(try store.search("小田原", options: SearchOptions(bbox: tokyoBox)).allSatisfy { $0.field == .line })
+        let all = try store.search("新", options: SearchOptions(match: .partial, limit: nil))
+        let inTokyo = try store.search("新", options: SearchOptions(match: .partial, bbox: tokyoBox, limit: nil))
+        #expect(inTokyo.count < all.count && !inTokyo.isEmpty)
+        #expect(inTokyo.allSatisfy { tokyoBox.contains($0.station.coordinate) })
+        #expect(Set(inTokyo.map(\.station.key)) == Set(all.filter { tokyoBox.contains($0.station.coordinate) }.map(\.station.key)))
+    }
+
+    @Test func nearOrdersByDistance() throws {
+        guard let store = n02.store else { return }
+        let tokyo = Coordinate(lat: 35.6812, lon: 139.7671)
+        let hits = try store.search("新", options: SearchOptions(match: .partial, near: tokyo, limit: 30))
+        #expect(hits.count == 30)
+        let prefix = hits.filter(\.isPrefix), inside = hits.filter { !$0.isPrefix }
+        #expect(prefix.map { $0.distance! } == prefix.map { $0.distance! }.sorted())
+        #expect(inside.map { $0.distance! } == inside.map { $0.distance! }.sorted())
+        #expect(hits.allSatisfy { abs($0.distance! - Geodesic.distance(tokyo, $0.station.coordinate)) < 1e-6 })
+    }
+
+    @Test func tramStopsNamedEkiAreStillFound() throws {
+        guard let store = sd.store else { return }
+        let toyama = try store.search("富山駅")
+        #expect(toyama.contains { $0.station.name == "富山駅" && $0.isExact })
+        #expect(toyama.contains { $0.station.name == "富山" && $0.isExact })
+        let matsuyama = try store.search("松山市駅")
+        #expect(matsuyama.contains { $0.station.name == "松山市駅" && $0.isExact })
+        #expect(matsuyama.contains { $0.station.name == "松山市" && $0.isExact })
+    }
+
+    @Test func gazetteerLookups() throws {
+        guard let store = sd.store else { return }
+        for q in ["小田原駅", "新横浜"] {
+            let top = try store.search(q, options: SearchOptions(limit: 3))
+            #expect(top.count == 3 && top.allSatisfy { $0.isExact && $0.station.name == q.replacingOccurrences(of: "駅", with: "") }, "\(q)")
+        }
+        #expect(try store.search("Tōkyō").first?.station.name == "東京")
+        #expect(try store.search("とうきょう").first?.station.name == "東京")
+    }
+
+    @Test func queryIsDataNeverSyntax() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("literal.gpkg").path
+        let store = try StationStore(path: path)
+        let names = ["100%前", "A_B", "\"引用\"", "星*", "OR", "'; DROP TABLE stations; --", "普通", "駅前"]
+        let records = names.enumerated().map { i, n in
+            SourceRecord(source: SourceRef(dataset: "t", id: "\(i)"), name: n, operatorName: "テスト", serviceClass: .conventional,
+                         lines: ["線"], coordinate: Coordinate(lat: 35 + Double(i) * 0.1, lon: 139))
+        }
+        try store.importRecords(records, dataset: "t")
+        let cases: [(String, String)] = [("%", "100%前"), ("_", "A_B"), ("\"", "\"引用\""), ("*", "星*"), ("OR", "OR"),
+                                         ("'; DROP TABLE stations; --", "'; DROP TABLE stations; --"), ("DROP", "'; DROP TABLE stations; --"),
+                                         ("引用\"", "\"引用\""), ("NEAR(星 前)", "")]
+        for (q, expected) in cases {
+            for match in SearchOptions.Match.allCases {
+                let hits = try store.search(q, options: SearchOptions(by: .name, match: match, limit: nil)).map(\.station.name)
+                let want = expected.isEmpty || (match == .prefix && !SearchFold.name(expected).hasPrefix(SearchFold.name(q))) ? [] : [expected]
+                #expect(hits == want, "\(q) \(match)")
+            }
+        }
+        #expect(try store.count() == names.count)
+    }
+
+    @Test func emptyAndInvalidQueries() throws {
+        guard let store = n02.store else { return }
+        #expect(try store.search("").isEmpty)
+        #expect(try store.search(" ・ ").isEmpty)
+        #expect(throws: SearchError.self) { try store.search("東京", options: SearchOptions(limit: 0)) }
+    }
+}
