@@ -10,6 +10,7 @@ public enum EkiCommandLine {
         "bbox": BBoxCommand.self,
         "nearest": NearestCommand.self,
         "info": InfoCommand.self,
+        "search": SearchCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

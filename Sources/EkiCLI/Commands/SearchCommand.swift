@@ -1,0 +1,98 @@
+import EkiKit
+
+/// `eki search QUERY [--by F] [--match M] [--bbox B] [--near LAT,LON] [--limit N]`: entries by
+/// name, reading, romaji, line or operator.
+struct SearchCommand: Command {
+    static let summary = "find entries by name, reading, romaji, line or operator"
+    static let help = """
+    usage: eki search [--db PATH] QUERY [--by F] [--match M] [--bbox minLon,minLat,maxLon,maxLat]
+                      [--near LAT,LON] [--limit N] [--include-closed] [--format F]
+
+    Finds entries whose name, reading (読み), romaji, line or operator matches QUERY. Query and
+    data are folded alike: hiragana = katakana = half-width kana (おだわら, オダワラ, ｵﾀﾞﾜﾗ),
+    romaji with or without macrons (odawara, Tōkyō), ヶ = ケ = が, ッ = ツ, spaces and ・
+    ignored; a trailing 駅 is ignored (小田原駅), yet names ending in 駅 (富山駅) still match.
+    Results: exact matches first, then prefix, then (partial) matches inside a field; the
+    station's own name before its lines and operator; then nearest first with --near, else by
+    reading.
+      --by F             name, reading, line, operator or any (default any); name and reading
+                         include romaji
+      --match M          prefix (default) or partial (anywhere in the field, 1 character or more)
+      --bbox B           only entries in this box (degrees WGS84, RFC 7946 order)
+      --near LAT,LON     order by geodesic distance from this point (metres in the output)
+      --limit N          at most N entries (default 20)
+      --include-closed   also list closed stations
+      --format F         table (default), json, geojson or csv; json, geojson and csv add
+                         matched_field and match (exact, prefix or partial)
+    \(DatabaseOption.help)
+    Examples:
+      eki search ｵﾀﾞﾜﾗ
+      eki search 霞ケ関
+      eki search 田原 --match partial
+      eki search 東海道 --by line --bbox 138.9,35.0,139.9,35.7
+      eki search shin --near 35.681,139.767 --limit 5
+    """
+
+    let args: Arguments
+    let console: Console
+    let query: String
+    let options: SearchOptions
+    let format: OutputFormat
+
+    init(arguments: [String], console: Console) throws {
+        args = try Arguments(arguments, valued: ["db", "by", "match", "bbox", "near", "limit", "format"],
+                             flags: ["include-closed"])
+        self.console = console
+        guard args.positionals.count == 1 else {
+            throw UsageError("expected one QUERY, got \(args.positionals.count) arguments (quote a query with spaces)")
+        }
+        query = args.positionals[0]
+        var o = SearchOptions(includeClosed: args.has("include-closed"))
+        if let by = args["by"] {
+            guard let s = SearchOptions.Scope(rawValue: by) else {
+                throw UsageError("--by must be one of \(SearchOptions.Scope.allCases.map(\.rawValue).joined(separator: ", ")), got '\(by)'")
+            }
+            o.by = s
+        }
+        if let m = args["match"] {
+            guard let match = SearchOptions.Match(rawValue: m) else {
+                throw UsageError("--match must be prefix or partial, got '\(m)'")
+            }
+            o.match = match
+        }
+        if let b = args["bbox"] {
+            do { o.bbox = try BoundingBox(parsing: b) } catch { throw UsageError(error.description) }
+        }
+        if let n = args["near"] { o.near = try Self.point(n) }
+        o.limit = try args.int("limit", default: 20, min: 1)
+        options = o
+        format = try OutputFormat(option: args["format"])
+    }
+
+    /// `LAT,LON` in degrees.
+    static func point(_ text: String) throws(UsageError) -> Coordinate {
+        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 2, let lat = parts[0], let lon = parts[1],
+              (-90...90).contains(lat), (-180...180).contains(lon) else {
+            throw UsageError("--near needs LAT,LON in degrees (latitude first), got '\(text)'")
+        }
+        return Coordinate(lat: lat, lon: lon)
+    }
+
+    func run() throws -> Int32 {
+        let path = DatabaseOption.path(args, console)
+        var store = try StationStore(path: path, readOnly: true)
+        if !store.hasSearchIndex {
+            console.err("building the search index of \(path)…\n")
+            store = try StationStore(path: path)
+        }
+        let hits = try store.search(query, options: options)
+        let rows = hits.map { h in
+            StationRow(station: h.station, distance: h.distance,
+                       extra: format == .table ? [] : [("matched_field", .string(h.field.rawValue)),
+                                                       ("match", .string(h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial"))])
+        }
+        console.out(StationOutput.render(rows, format: format))
+        return 0
+    }
+}
