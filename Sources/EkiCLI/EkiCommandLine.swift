@@ -11,6 +11,7 @@ public enum EkiCommandLine {
         "nearest": NearestCommand.self,
         "info": InfoCommand.self,
         "search": SearchCommand.self,
+        "bench-search": BenchSearchCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).
@@ -47,7 +48,7 @@ public enum EkiCommandLine {
         usage: eki <command> [options]
 
         commands:
-        \(commands.keys.sorted().map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
+        \(commands.keys.sorted().filter { !commands[$0]!.hidden }.map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
 
         Run `eki <command> --help` for a command's options.
         The database is --db PATH, else $EKI_DB, else ./stations.gpkg.
@@ -58,10 +59,16 @@ public enum EkiCommandLine {
 
 /// A subcommand: parse and check arguments in `init`, then `run`.
 protocol Command {
+    /// True for benchmarks and other tools left out of `eki --help`.
+    static var hidden: Bool { get }
     static var summary: String { get }
     static var help: String { get }
     init(arguments: [String], console: Console) throws
     func run() throws -> Int32
+}
+
+extension Command {
+    static var hidden: Bool { false }
 }
 
 /// The version printed by `eki --version`.

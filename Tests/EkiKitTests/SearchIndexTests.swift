@@ -71,9 +71,11 @@ import EkiTestSupport
                 o.near = Coordinate(lat: Double.random(in: 33...36, using: &rng), lon: Double.random(in: 132...140, using: &rng))
             }
             let expected = Self.bruteForce(q, o, rows)
-            // Default thresholds, then each scanning plan forced: in result order, in the box,
-            // nearest first (when `near` is given, the only scan).
-            for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 0), SearchRun.Caps(postings: 0, boxScan: 1_000_000)] {
+            // Default thresholds, then the scans forced (nearest first with `near`, the whole
+            // box with `bbox`, in result order for one character), then postings only (and a
+            // scan in result order that gives up at once).
+            for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 1_000_000, scanBudget: 1_000_000),
+                         SearchRun.Caps(postings: Int.max, boxScan: 0, scanBudget: 1)] {
                 let got = try store.search(q, options: o, caps: caps).map(\.station.key)
                 #expect(got == expected, "query \(i) '\(q)' \(o) \(caps)")
             }
@@ -98,6 +100,25 @@ import EkiTestSupport
         try store.importRecords([record("b", "2", "丙", "ブランド乙線", lat: 36)], dataset: "b")
         #expect(try store.search("乙", options: SearchOptions(by: .name)).isEmpty)
         #expect(try store.search("丙").map(\.station.name) == ["丙"])
+        try checkConsistency(store)
+    }
+
+    @Test func aFullGapRenumbersEveryEntry() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("gaps.gpkg").path
+        let store = try StationStore(path: path)
+        func record(_ ds: String, _ name: String, _ reading: String) -> SourceRecord {
+            SourceRecord(source: SourceRef(dataset: ds, id: name), name: name, reading: reading, operatorName: "テスト",
+                         serviceClass: .conventional, lines: ["本線"], coordinate: Coordinate(lat: 35, lon: 139))
+        }
+        try store.importRecords([record("a", "亜", "あ"), record("a", "運", "ん")], dataset: "a")
+        // Squeeze the two sort ids together, as many imports into one spot would.
+        try store.db.execute("""
+            UPDATE search_entry SET sid = CASE WHEN sort_key < 'い' THEN 1 ELSE 2 END;
+            UPDATE search_posting SET sid = (SELECT sid FROM search_entry e WHERE e.fid = search_posting.fid);
+            """)
+        try store.importRecords([record("b", "可", "か")], dataset: "b")
+        #expect(try store.search("本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", "可", "運"])
+        #expect(try store.db.scalarInt("SELECT min(sid) FROM search_entry")! > 2)
         try checkConsistency(store)
     }
 
@@ -132,7 +153,13 @@ import EkiTestSupport
         let db = store.db
         #expect(try db.scalarInt("SELECT count(*) FROM search_entry") == Int64(try store.count()))
         #expect(try db.scalarInt("SELECT count(*) FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)") == 0)
-        #expect(try db.scalarInt("SELECT count(*) FROM search_gram g WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = g.term_id)") == 0)
-        try db.execute("INSERT INTO search_fts (search_fts, rank) VALUES ('integrity-check', 1)")
+        #expect(try db.scalarInt("SELECT count(*) FROM search_gram g WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = g.term_id AND t.field = g.field)") == 0)
+        try db.execute("INSERT INTO search_fts (search_fts) VALUES ('integrity-check')")
+        // Sort ids follow sort keys.
+        #expect(try db.scalarInt("SELECT count(*) FROM (SELECT sid, lag(sid) OVER (ORDER BY sort_key) AS prev FROM search_entry) WHERE prev >= sid") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM search_posting p JOIN search_entry e ON e.fid = p.fid WHERE p.sid != e.sid OR p.open != e.open") == 0)
+        // Every term is in the FTS index, and nothing else is.
+        #expect(try db.scalarInt("SELECT count(*) FROM search_fts_docsize") == (try db.scalarInt("SELECT count(*) FROM search_term")))
+        #expect(try db.scalarInt("SELECT count(*) FROM search_fts_docsize d WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = d.id)") == 0)
     }
 }

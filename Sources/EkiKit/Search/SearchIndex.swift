@@ -1,20 +1,26 @@
 /// The search index inside the station database (schema version 2).
 ///
 /// - `search_entry`: one row per entry (`fid` of `stations`, deleted with it): the sort key
-///   (folded reading, else folded name, then key), open flag, point, and for each field the
+///   (folded reading, else folded name, then key) and the sort id `sid`, an integer in the same
+///   order (see `StationStore.updateSearchIndex`), open flag, point, and for each field the
 ///   folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr`
 ///   tests exact (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches of any form.
-/// - `search_term`: each distinct (field, folded form), with `search_posting` (term → entries).
-///   Prefix search is a range scan of its (field, form) index.
-/// - `search_fts`: FTS5 trigram index over the terms (partial search, queries of 3 or more
-///   characters; the term is checked with `instr` afterwards, so `detail=none` suffices).
-/// - `search_gram`: every 1- and 2-character substring of every term (partial search, queries
-///   of 1 or 2 characters, which trigrams cannot match).
+/// - `search_term`: each distinct (field, folded form). Prefix search is a range scan of its
+///   (field, form) index.
+/// - `search_posting`: term → entries, each with its sort id and open flag, clustered by
+///   (term, sid): the first matches in result order of any set of terms come from one covering
+///   index, however many entries match.
+/// - `search_fts`: contentless FTS5 trigram index over the terms, rowid = term id, the form in
+///   column `f<field code>` (partial search, queries of 3 or more characters, filtered by
+///   column; the term is checked with `instr` afterwards, so no positions are stored).
+/// - `search_gram`: every 1- and 2-character substring of every term, by field (partial
+///   search, queries of 1 or 2 characters, which trigrams cannot match).
 /// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
 enum SearchIndex {
     static let schema = """
     CREATE TABLE search_entry (
       fid INTEGER PRIMARY KEY REFERENCES stations(fid) ON DELETE CASCADE,
+      sid INTEGER NOT NULL,
       sort_key TEXT NOT NULL,
       open INTEGER NOT NULL,
       lon REAL NOT NULL,
@@ -24,17 +30,21 @@ enum SearchIndex {
       romaji_h TEXT NOT NULL,
       line_h TEXT NOT NULL,
       operator_h TEXT NOT NULL);
-    CREATE INDEX search_entry_sort ON search_entry(sort_key);
+    CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
     CREATE TABLE search_term (id INTEGER PRIMARY KEY, field INTEGER NOT NULL, form TEXT NOT NULL);
     CREATE UNIQUE INDEX search_term_form ON search_term(field, form);
     CREATE TABLE search_posting (
       term_id INTEGER NOT NULL,
+      sid INTEGER NOT NULL,
       fid INTEGER NOT NULL REFERENCES search_entry(fid) ON DELETE CASCADE,
-      PRIMARY KEY (term_id, fid)) WITHOUT ROWID;
+      open INTEGER NOT NULL,
+      PRIMARY KEY (term_id, sid)) WITHOUT ROWID;
     CREATE INDEX search_posting_fid ON search_posting(fid);
-    CREATE TABLE search_gram (gram TEXT NOT NULL, term_id INTEGER NOT NULL, PRIMARY KEY (gram, term_id)) WITHOUT ROWID;
-    CREATE VIRTUAL TABLE search_fts USING fts5(form, content='search_term', content_rowid='id',
-      tokenize='trigram case_sensitive 1', detail=none);
+    CREATE TABLE search_gram (
+      field INTEGER NOT NULL, gram TEXT NOT NULL, term_id INTEGER NOT NULL,
+      PRIMARY KEY (field, gram, term_id)) WITHOUT ROWID;
+    CREATE VIRTUAL TABLE search_fts USING fts5(f0, f1, f2, f3, f4, content='',
+      tokenize='trigram case_sensitive 1', detail=column);
     CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
 
     """

@@ -62,9 +62,10 @@ struct SearchQuery {
             let b = p(q.base), hi = p(q.base + "\u{10FFFF}")
             let notPrefix = "NOT (t.form >= \(b) AND t.form < \(hi))"
             if q.base.unicodeScalars.count < 3 {
-                return "SELECT t.id FROM search_gram g CROSS JOIN search_term t ON t.id = g.term_id WHERE g.gram = \(b) AND t.field = \(code) AND \(notPrefix)"
+                return "SELECT t.id FROM search_gram g CROSS JOIN search_term t ON t.id = g.term_id WHERE g.field = \(code) AND g.gram = \(b) AND \(notPrefix)"
             }
-            return "SELECT t.id FROM search_term t WHERE t.id IN (SELECT rowid FROM search_fts WHERE search_fts MATCH \(p(ftsPhrase(q.base)))) AND t.field = \(code) AND instr(t.form, \(b)) > 0 AND \(notPrefix)"
+            let match = p("f\(code) : (" + ftsPhrase(q.base) + ")")
+            return "SELECT t.id FROM search_fts CROSS JOIN search_term t ON t.id = search_fts.rowid WHERE search_fts MATCH \(match) AND instr(t.form, \(b)) > 0 AND \(notPrefix)"
         }
     }
 
@@ -94,7 +95,7 @@ struct SearchQuery {
 
     /// An FTS5 query that is only data: every trigram of `s` as a quoted string (inner quotes
     /// doubled), all required. Matches terms containing every trigram; `instr` then checks the
-    /// whole query.
+    /// whole query. (`termSelect` limits it to one field's column.)
     static func ftsPhrase(_ s: String) -> String {
         let u = Array(s.unicodeScalars)
         var grams: [String] = []

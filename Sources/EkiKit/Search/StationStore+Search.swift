@@ -30,20 +30,32 @@ extension StationStore {
 }
 
 /// One search: the ranks (tier × field group) tried best first, each by the cheapest plan.
+///
+/// Plans: (1) the term index — postings are kept in result order (`SearchIndex.orderCode`),
+/// so SQLite returns the first matches of any number of terms by reading one covering index;
+/// (2) with `near`, when a rank has many postings, the entries around the point, tested while
+/// the radius grows (the expanding search of `nearest`); (3) with `bbox`, when the box holds
+/// fewer entries than the rank has postings, every entry of the box, tested.
 struct SearchRun {
     /// An entry that matched, before it is loaded.
     struct Candidate {
-        var fid: Int64, sortKey: String, lon: Double, lat: Double
+        var fid: Int64, sortKey: String, lon: Double = 0, lat: Double = 0
         var distance: Double? = nil
     }
 
     /// When each plan is used.
     struct Caps {
-        /// Up to this many postings, a rank's matches are read from the term index and sorted;
-        /// above, entries are tested in result order (or nearest first, or in the box) instead.
-        var postings = 2_000
-        /// A box with up to this many entries is scanned whole when a rank has many matches.
+        /// With `near`: up to this many postings, a rank's matches are all read and sorted by
+        /// distance; above, entries around the point are tested. With `bbox`: a rank with more
+        /// postings than the box has entries (and than this) scans the box. nil: √(N × need),
+        /// at least 256, N estimated by the largest row id (reading a posting and testing an
+        /// entry cost about the same, and a growing circle tests about N / M × need entries).
+        var postings: Int? = nil
+        /// Boxes with more entries than this are never scanned whole.
         var boxScan = 20_000
+        /// A partial search for one character first tests up to this many entries per result
+        /// wanted, in result order (`scanInOrder`).
+        var scanBudget = 50
     }
 
     let store: StationStore
@@ -52,6 +64,7 @@ struct SearchRun {
     var found = Set<Int64>()
     var hits: [(Candidate, SearchQuery.Tier, [SearchQuery.FieldQuery])] = []
     private var boxCount: Int? = nil
+    private var entryEstimate: Int? = nil
 
     init(store: StationStore, options: SearchOptions, caps: Caps) {
         self.store = store
@@ -69,10 +82,8 @@ struct SearchRun {
             for group in [own, other] where !group.isEmpty {
                 let need = options.limit.map { $0 - hits.count } ?? Int.max
                 if need <= 0 { break rankLoop }
-                var batch = try fromPostings(tier, group)
-                if batch == nil { batch = try byScan(tier, group, need: need) }
-                for c in batch!.prefix(need) {
-                    self.found.insert(c.fid)
+                for c in try rank(tier, group, need: need).prefix(need) {
+                    found.insert(c.fid)
                     hits.append((c, tier, group))
                 }
             }
@@ -86,67 +97,123 @@ struct SearchRun {
         }
     }
 
-    /// The rank's matches from the term index, filtered and ordered; nil when there are more
-    /// than `postingCap` postings.
-    private func fromPostings(_ tier: SearchQuery.Tier, _ group: [SearchQuery.FieldQuery]) throws -> [Candidate]? {
+    /// The first `need` entries (not yet found) matching at this rank, in result order.
+    private mutating func rank(_ tier: SearchQuery.Tier, _ group: [SearchQuery.FieldQuery], need: Int) throws -> [Candidate] {
         var params: [SQLValue] = []
         let terms = group.map { SearchQuery.termSelect(tier, $0, &params) }.joined(separator: " UNION ALL ")
-        params.append(.int(Int64(caps.postings + 1)))
-        let s = try db.cached("""
-            SELECT p.fid, e.sort_key, e.lon, e.lat, e.open FROM (\(terms)) m
-            CROSS JOIN search_posting p ON p.term_id = m.id CROSS JOIN search_entry e ON e.fid = p.fid
-            LIMIT ?\(params.count)
-            """)
-        try s.bind(params)
-        defer { s.reset() }
-        var rows: [Candidate] = []
-        var seen = Set<Int64>()
-        var n = 0
-        while try s.step() {
-            n += 1
-            if n > caps.postings { return nil }
-            let c = Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3))
-            guard options.includeClosed || s.int64(4) != 0, !found.contains(c.fid), seen.insert(c.fid).inserted else { continue }
-            if let b = options.bbox, !b.contains(Coordinate(lat: c.lat, lon: c.lon)) { continue }
-            rows.append(c)
+        var testParams: [SQLValue] = [.int(options.includeClosed ? 1 : 0)]
+        let test = "(?1 OR e.open = 1) AND (" + group.map { SearchQuery.entryTest(tier, $0, &testParams) }.joined(separator: " OR ") + ")"
+        if let near = options.near {
+            let cap = try postingCap(need: need)
+            if try postingCount(terms, params, cap: cap) > cap {
+                return try nearest(near, test: test, params: testParams, need: need)
+            }
+            return try allFromPostings(terms, params, near: near, need: need)
         }
-        return ordered(rows)
-    }
-
-    /// The rank's matches by testing entries: nearest first around `near`, or every entry of a
-    /// small enough box, or entries in result order until `need` are found.
-    private mutating func byScan(_ tier: SearchQuery.Tier, _ group: [SearchQuery.FieldQuery], need: Int) throws -> [Candidate] {
-        var params: [SQLValue] = [.int(options.includeClosed ? 1 : 0)]
-        let test = "(?1 OR e.open = 1) AND (" + group.map { SearchQuery.entryTest(tier, $0, &params) }.joined(separator: " OR ") + ")"
-        if let near = options.near { return try nearest(near, test: test, params: params, need: need) }
         if let box = options.bbox {
             if boxCount == nil {
-                boxCount = Int(try db.scalarInt("""
+                boxCount = Int(try scalar("""
                     SELECT count(*) FROM (SELECT 1 FROM rtree_stations_geom WHERE minx <= ?3 AND maxx >= ?1 AND miny <= ?4 AND maxy >= ?2 LIMIT ?5)
                     """, [.double(box.minLon), .double(box.minLat), .double(box.maxLon), .double(box.maxLat), .int(Int64(caps.boxScan + 1))]) ?? 0)
             }
-            if boxCount! <= caps.boxScan { return ordered(try inBox(box, test: test, params: params)) }
+            let cap = min(boxCount!, caps.postings ?? Int.max)
+            if boxCount! <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
+                return try inBox(box, test: test, params: testParams).sorted { $0.sortKey < $1.sortKey }
+            }
         }
-        var where_ = test
-        if let b = options.bbox {
-            params += [.double(b.minLon), .double(b.minLat), .double(b.maxLon), .double(b.maxLat)]
-            let n = params.count
-            where_ += " AND e.lon >= ?\(n - 3) AND e.lat >= ?\(n - 2) AND e.lon <= ?\(n - 1) AND e.lat <= ?\(n)"
+        // A single character inside fields (ん, 山, a) matches thousands of terms whose postings
+        // lie all through the sort order: testing entries in that order finds the first ones
+        // sooner than reading every posting, unless the character is rare.
+        if tier == .partial, need < Int.max, options.bbox == nil, group.allSatisfy({ $0.base.unicodeScalars.count == 1 }),
+           let c = try scanInOrder(test: test, params: testParams, need: need) {
+            return c
         }
-        let limit = need == Int.max ? -1 : Int64(need + found.count)
-        params.append(.int(limit))
+        return try firstFromPostings(terms, params, need: need)
+    }
+
+    /// The first `need` entries passing `test`, testing entries in result order, at most
+    /// `Caps.scanBudget` of them; nil when those did not hold `need` matches.
+    private func scanInOrder(test: String, params: [SQLValue], need: Int) throws -> [Candidate]? {
+        let budget = caps.scanBudget * (need + found.count)
         let s = try db.cached("""
-            SELECT e.fid, e.sort_key, e.lon, e.lat FROM search_entry e INDEXED BY search_entry_sort
-            WHERE \(where_) ORDER BY e.sort_key LIMIT ?\(params.count)
+            SELECT e.fid, e.sort_key FROM (SELECT * FROM search_entry INDEXED BY search_entry_sort ORDER BY sort_key
+              LIMIT ?\(params.count + 1)) e WHERE \(test) LIMIT ?\(params.count + 2)
             """)
-        try s.bind(params)
+        try s.bind(params + [.int(Int64(budget)), .int(Int64(need + found.count))])
         defer { s.reset() }
         var out: [Candidate] = []
         while try s.step() {
-            if found.contains(s.int64(0)) { continue }
-            out.append(Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3)))
+            if !found.contains(s.int64(0)) { out.append(Candidate(fid: s.int64(0), sortKey: s.text(1))) }
         }
-        return out
+        return out.count >= need ? out : nil
+    }
+
+    /// The first `need` matches in result order from the postings, which are ordered by sort
+    /// id: SQLite keeps the first rows of all the terms' postings in sid order; an entry
+    /// matching through several terms comes more than once, so fetch more until `need` differ.
+    private func firstFromPostings(_ terms: String, _ params: [SQLValue], need: Int) throws -> [Candidate] {
+        var p = params + [.int(options.includeClosed ? 1 : 0), .text("[" + found.map(String.init).joined(separator: ",") + "]")]
+        var filter = "(?\(params.count + 1) OR p.open = 1) AND p.fid NOT IN (SELECT value FROM json_each(?\(params.count + 2)))"
+        var join = ""
+        if let b = options.bbox {
+            join = "CROSS JOIN search_entry e ON e.fid = p.fid"
+            p += [.double(b.minLon), .double(b.minLat), .double(b.maxLon), .double(b.maxLat)]
+            let n = p.count
+            filter += " AND e.lon >= ?\(n - 3) AND e.lat >= ?\(n - 2) AND e.lon <= ?\(n - 1) AND e.lat <= ?\(n)"
+        }
+        let s = try db.cached("""
+            SELECT p.fid FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id \(join)
+            WHERE \(filter) ORDER BY p.sid LIMIT ?\(p.count + 1)
+            """)
+        var limit = need == Int.max ? -1 : max(need, 16)
+        while true {
+            try s.bind(p + [.int(Int64(limit))])
+            var out: [Candidate] = []
+            var seen = Set<Int64>(), read = 0
+            while try s.step() {
+                read += 1
+                if seen.insert(s.int64(0)).inserted { out.append(Candidate(fid: s.int64(0), sortKey: "")) }
+            }
+            s.reset()
+            if limit < 0 || read < limit || out.count >= need { return Array(out.prefix(need)) }
+            limit *= 4
+        }
+    }
+
+    /// Every match of a rank with its point, nearest first (`near`) — for ranks with few postings.
+    private func allFromPostings(_ terms: String, _ params: [SQLValue], near p: Coordinate, need: Int) throws -> [Candidate] {
+        let s = try db.cached("""
+            SELECT p.fid, e.sort_key, e.lon, e.lat FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id
+            CROSS JOIN search_entry e ON e.fid = p.fid WHERE (?\(params.count + 1) OR p.open = 1)
+            """)
+        try s.bind(params + [.int(options.includeClosed ? 1 : 0)])
+        defer { s.reset() }
+        var rows: [Candidate] = []
+        var seen = Set<Int64>()
+        while try s.step() {
+            var c = Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3))
+            guard !found.contains(c.fid), seen.insert(c.fid).inserted else { continue }
+            if let b = options.bbox, !b.contains(Coordinate(lat: c.lat, lon: c.lon)) { continue }
+            c.distance = Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
+            rows.append(c)
+        }
+        return Array(sortByDistance(rows).prefix(need))
+    }
+
+    /// The number of postings of a rank's terms, counted up to `cap + 1`.
+    private func postingCount(_ terms: String, _ params: [SQLValue], cap: Int) throws -> Int {
+        if cap == Int.max { return 0 }
+        return Int(try scalar("""
+            SELECT count(*) FROM (SELECT 1 FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id LIMIT ?\(params.count + 1))
+            """, params + [.int(Int64(cap + 1))]) ?? 0)
+    }
+
+    /// See `Caps.postings`.
+    private mutating func postingCap(need: Int) throws -> Int {
+        if let fixed = caps.postings { return fixed }
+        if need == Int.max { return Int.max }
+        if entryEstimate == nil { entryEstimate = Int(try scalar("SELECT max(fid) FROM search_entry", []) ?? 0) }
+        return max(256, Int((Double(entryEstimate!) * Double(need + found.count)).squareRoot()))
     }
 
     /// Entries inside `box` passing `test` (not yet found), unordered.
@@ -192,18 +259,16 @@ struct SearchRun {
         }
     }
 
-    /// Candidates in result order: by distance from `near` when given, else by sort key.
-    private func ordered(_ rows: [Candidate]) -> [Candidate] {
-        guard let p = options.near else { return rows.sorted { $0.sortKey < $1.sortKey } }
-        return sortByDistance(rows.map { c in
-            var c = c
-            c.distance = Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
-            return c
-        })
-    }
-
     private func sortByDistance(_ rows: [Candidate]) -> [Candidate] {
         rows.sorted { $0.distance! != $1.distance! ? $0.distance! < $1.distance! : $0.sortKey < $1.sortKey }
+    }
+
+    /// The first column of the first row of `sql` (a cached statement).
+    private func scalar(_ sql: String, _ params: [SQLValue]) throws -> Int64? {
+        let s = try db.cached(sql)
+        try s.bind(params)
+        defer { s.reset() }
+        return try s.step() && !s.isNull(0) ? s.int64(0) : nil
     }
 
     /// The framed forms of each field of one entry.

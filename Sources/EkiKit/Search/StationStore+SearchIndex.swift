@@ -2,7 +2,9 @@
 extension StationStore {
     /// True when the database has the search tables (schema version 2 or later).
     public var hasSearchIndex: Bool {
-        ((try? db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'")) ?? 0) > 0
+        guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'") else { return false }
+        defer { s.reset() }
+        return (try? s.step()) ?? false
     }
 
     /// Brings the search index up to date with `stations`: indexes the entries it lacks (those
@@ -27,6 +29,12 @@ extension StationStore {
             }
         }
         var builder = SearchIndexBuilder(db: db, brands: brands.all)
+        var sids = try assignSortIDs(&builder)
+        if sids == nil {
+            // A gap between two existing entries is full: number every entry afresh.
+            try db.execute("DELETE FROM search_posting; DELETE FROM search_entry;")
+            sids = try assignSortIDs(&builder)
+        }
         let select = try db.prepare("""
             SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat
             FROM stations s WHERE s.fid > ? AND NOT EXISTS (SELECT 1 FROM search_entry e WHERE e.fid = s.fid)
@@ -45,10 +53,47 @@ extension StationStore {
             }
             select.reset()
             guard let end = rows.last?.fid else { break }
-            for r in rows { try builder.add(r) }
+            for r in rows { try builder.add(r, sid: sids![r.fid]!) }
             last = end
         }
         if builder.added > 0 || !brands.changed.isEmpty { try dropUnusedTerms() }
+    }
+
+    /// Sort ids for the entries not yet indexed: integers in the order of their sort keys,
+    /// placed between the ids of the indexed entries around them, evenly spread over each gap
+    /// (ids run from 0 to 2^62, so a fresh database leaves gaps of about 2^62 / N). nil when
+    /// some gap is too small for the entries that fall into it.
+    private func assignSortIDs(_ builder: inout SearchIndexBuilder) throws -> [Int64: Int64]? {
+        var new: [(key: String, fid: Int64)] = []
+        let s = try db.prepare("""
+            SELECT s.fid, s.key, s.name, s.reading FROM stations s
+            WHERE NOT EXISTS (SELECT 1 FROM search_entry e WHERE e.fid = s.fid)
+            """)
+        while try s.step() {
+            new.append((builder.sortKey(key: s.text(1), name: s.text(2), reading: s.optionalText(3)), s.int64(0)))
+        }
+        new.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        let before = try db.prepare("SELECT sid FROM search_entry WHERE sort_key < ? ORDER BY sort_key DESC LIMIT 1")
+        let after = try db.prepare("SELECT sid FROM search_entry WHERE sort_key > ? ORDER BY sort_key LIMIT 1")
+        func neighbour(_ st: Statement, _ key: String, _ none: Int64) throws -> Int64 {
+            try st.bind([.text(key)])
+            defer { st.reset() }
+            return try st.step() ? st.int64(0) : none
+        }
+        var sids: [Int64: Int64] = [:]
+        sids.reserveCapacity(new.count)
+        var i = 0
+        while i < new.count {
+            let low = try neighbour(before, new[i].key, 0)
+            let high = try neighbour(after, new[i].key, 1 << 62)
+            var j = i + 1
+            while j < new.count, try neighbour(after, new[j].key, 1 << 62) == high { j += 1 }
+            let step = (high - low) / Int64(j - i + 1)
+            if step < 1 { return nil }
+            for k in i..<j { sids[new[k].fid] = low + step * Int64(k - i + 1) }
+            i = j
+        }
+        return sids
     }
 
     /// Recomputes the brand of every operator × class from the stored line names and writes
@@ -84,17 +129,16 @@ extension StationStore {
     /// Deletes terms without postings, with their FTS rows and grams.
     private func dropUnusedTerms() throws {
         let s = try db.prepare("""
-            SELECT id, form FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)
+            SELECT id, field, form FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)
             """)
-        var unused: [(Int64, String)] = []
-        while try s.step() { unused.append((s.int64(0), s.text(1))) }
-        let fts = try db.prepare("INSERT INTO search_fts (search_fts, rowid, form) VALUES ('delete', ?, ?)")
-        let gram = try db.prepare("DELETE FROM search_gram WHERE gram = ? AND term_id = ?")
+        var unused: [(id: Int64, field: Int64, form: String)] = []
+        while try s.step() { unused.append((s.int64(0), s.int64(1), s.text(2))) }
+        let gram = try db.prepare("DELETE FROM search_gram WHERE field = ? AND gram = ? AND term_id = ?")
         let term = try db.prepare("DELETE FROM search_term WHERE id = ?")
-        for (id, form) in unused {
-            try fts.run([.int(id), .text(form)])
-            for g in SearchIndex.grams(form) { try gram.run([.text(g), .int(id)]) }
-            try term.run([.int(id)])
+        for t in unused {
+            try db.cached("INSERT INTO search_fts (search_fts, rowid, f\(t.field)) VALUES ('delete', ?, ?)").run([.int(t.id), .text(t.form)])
+            for g in SearchIndex.grams(t.form) { try gram.run([.int(t.field), .text(g), .int(t.id)]) }
+            try term.run([.int(t.id)])
         }
     }
 }
@@ -120,14 +164,28 @@ struct SearchIndexBuilder {
         self.brands = brands
     }
 
-    /// Indexes one entry.
-    mutating func add(_ r: Row) throws {
+    /// The sort key of an entry: folded reading (folded name when it has none), folded name, key,
+    /// separated by U+0001.
+    mutating func sortKey(key: String, name: String, reading: String?) -> String {
+        let n = Self.cached(&nameCache, name) { SearchFold.name($0) }
+        let r = reading.flatMap { $0.isEmpty ? nil : readingForms($0).reading } ?? ""
+        return (r.isEmpty ? n : r) + "\u{1}" + n + "\u{1}" + key
+    }
+
+    private mutating func readingForms(_ reading: String) -> (reading: String, romaji: String) {
+        if let f = readingCache[reading] { return f }
+        let f = (SearchFold.reading(reading), SearchFold.romaji(Hepburn.romanize(reading)))
+        readingCache[reading] = f
+        return f
+    }
+
+    /// Indexes one entry under sort id `sid`.
+    mutating func add(_ r: Row, sid: Int64) throws {
         if terms == nil { try loadTerms() }
         let name = Self.cached(&nameCache, r.name) { SearchFold.name($0) }
         var readingForm = "", romajiForms: [String] = []
         if let reading = r.reading, !reading.isEmpty {
-            let f = readingCache[reading] ?? (SearchFold.reading(reading), SearchFold.romaji(Hepburn.romanize(reading)))
-            readingCache[reading] = f
+            let f = readingForms(reading)
             readingForm = f.reading
             if !f.romaji.isEmpty { romajiForms.append(f.romaji) }
         }
@@ -149,15 +207,15 @@ struct SearchIndexBuilder {
             (.name, name.isEmpty ? [] : [name]), (.reading, readingForm.isEmpty ? [] : [readingForm]),
             (.romaji, romajiForms), (.line, lineForms), (.operator, op.map { $0.isEmpty ? [] : [$0] } ?? []),
         ]
-        let sortKey = (readingForm.isEmpty ? name : readingForm) + "\u{1}" + name + "\u{1}" + r.key
+        let sortKey = sortKey(key: r.key, name: r.name, reading: r.reading)
         try db.cached("""
-            INSERT INTO search_entry (fid, sort_key, open, lon, lat, name_h, reading_h, romaji_h, line_h, operator_h)
-            VALUES (?,?,?,?,?,?,?,?,?,?)
-            """).run([.int(r.fid), .text(sortKey), .int(r.open ? 1 : 0), .double(r.lon), .double(r.lat)]
+            INSERT INTO search_entry (fid, sid, sort_key, open, lon, lat, name_h, reading_h, romaji_h, line_h, operator_h)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            """).run([.int(r.fid), .int(sid), .text(sortKey), .int(r.open ? 1 : 0), .double(r.lon), .double(r.lat)]
                      + fields.map { .text(SearchIndex.frame($0.1)) })
-        let posting = try db.cached("INSERT OR IGNORE INTO search_posting (term_id, fid) VALUES (?, ?)")
+        let posting = try db.cached("INSERT OR IGNORE INTO search_posting (term_id, sid, fid, open) VALUES (?, ?, ?, ?)")
         for (field, forms) in fields {
-            for form in forms { try posting.run([.int(try termID(field, form)), .int(r.fid)]) }
+            for form in forms { try posting.run([.int(try termID(field, form)), .int(sid), .int(r.fid), .int(r.open ? 1 : 0)]) }
         }
         added += 1
     }
@@ -183,9 +241,9 @@ struct SearchIndexBuilder {
         if let id = terms?[key] { return id }
         try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)").run([.int(Int64(code)), .text(form)])
         let id = db.lastInsertRowID
-        try db.cached("INSERT INTO search_fts (rowid, form) VALUES (?, ?)").run([.int(id), .text(form)])
-        let gram = try db.cached("INSERT OR IGNORE INTO search_gram (gram, term_id) VALUES (?, ?)")
-        for g in SearchIndex.grams(form) { try gram.run([.text(g), .int(id)]) }
+        try db.cached("INSERT INTO search_fts (rowid, f\(code)) VALUES (?, ?)").run([.int(id), .text(form)])
+        let gram = try db.cached("INSERT OR IGNORE INTO search_gram (field, gram, term_id) VALUES (?, ?, ?)")
+        for g in SearchIndex.grams(form) { try gram.run([.int(Int64(code)), .text(g), .int(id)]) }
         terms?[key] = id
         return id
     }
