@@ -40,7 +40,7 @@ import EkiTestSupport
                 g.contains { SearchQuery.matches(tier, $0, framed: r.forms[$0.field] ?? "") } }) else { continue }
             found.append((rank, o.near.map { Geodesic.distance($0, r.point) } ?? 0, r.sortKey, r.key))
         }
-        found.sort { ($0.rank, $0.order, $0.sortKey) < ($1.rank, $1.order, $1.sortKey) }
+        found.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.order != $1.order ? $0.order < $1.order : SearchRun.before($0.sortKey, $1.sortKey) }
         return found.prefix(o.limit ?? Int.max).map(\.key)
     }
 
@@ -74,8 +74,8 @@ import EkiTestSupport
             // Default thresholds, then the scans forced (nearest first with `near`, the whole
             // box with `bbox`, in result order for one character), then postings only (and a
             // scan in result order that gives up at once).
-            for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 1_000_000, scanBudget: 1_000_000),
-                         SearchRun.Caps(postings: Int.max, boxScan: 0, scanBudget: 1)] {
+            for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 1_000_000, scanAbove: 0, scanBudget: 1_000_000),
+                         SearchRun.Caps(postings: Int.max, boxScan: 0, scanAbove: 0, scanBudget: 1)] {
                 let got = try store.search(q, options: o, caps: caps).map(\.station.key)
                 #expect(got == expected, "query \(i) '\(q)' \(o) \(caps)")
             }

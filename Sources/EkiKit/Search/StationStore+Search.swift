@@ -31,11 +31,14 @@ extension StationStore {
 
 /// One search: the ranks (tier × field group) tried best first, each by the cheapest plan.
 ///
-/// Plans: (1) the term index — postings are kept in result order (`SearchIndex.orderCode`),
-/// so SQLite returns the first matches of any number of terms by reading one covering index;
-/// (2) with `near`, when a rank has many postings, the entries around the point, tested while
-/// the radius grows (the expanding search of `nearest`); (3) with `bbox`, when the box holds
-/// fewer entries than the rank has postings, every entry of the box, tested.
+/// Plans: (1) the term index — postings are clustered by sort id, an integer in result order
+/// (see `SearchIndex`), so SQLite returns the first matches of any number of terms from one
+/// covering index; (2) with `near`, when a rank has many postings, the entries around the point,
+/// tested while the radius grows (the expanding search of `nearest`); (3) with `bbox`, when the
+/// box holds fewer entries than the rank has postings, every entry of the box, tested; (4) for
+/// a common single character inside fields, entries tested in result order, up to a budget.
+/// Every plan returns what testing every entry would (SearchIndexTests checks each against
+/// brute force).
 struct SearchRun {
     /// An entry that matched, before it is loaded.
     struct Candidate {
@@ -53,8 +56,9 @@ struct SearchRun {
         var postings: Int? = nil
         /// Boxes with more entries than this are never scanned whole.
         var boxScan = 20_000
-        /// A partial search for one character first tests up to this many entries per result
-        /// wanted, in result order (`scanInOrder`).
+        /// A partial search for one character with more postings than this first tests up to
+        /// `scanBudget` entries per result wanted, in result order (`scanInOrder`).
+        var scanAbove = 2_000
         var scanBudget = 50
     }
 
@@ -118,13 +122,14 @@ struct SearchRun {
             }
             let cap = min(boxCount!, caps.postings ?? Int.max)
             if boxCount! <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
-                return try inBox(box, test: test, params: testParams).sorted { $0.sortKey < $1.sortKey }
+                return try inBox(box, test: test, params: testParams).sorted { Self.before($0.sortKey, $1.sortKey) }
             }
         }
-        // A single character inside fields (ん, 山, a) matches thousands of terms whose postings
-        // lie all through the sort order: testing entries in that order finds the first ones
-        // sooner than reading every posting, unless the character is rare.
+        // A common single character inside fields (ん, 山, a) matches thousands of terms whose
+        // postings lie all through the sort order: testing entries in that order finds the
+        // first ones sooner than reading every posting.
         if tier == .partial, need < Int.max, options.bbox == nil, group.allSatisfy({ $0.base.unicodeScalars.count == 1 }),
+           try postingCount(terms, params, cap: caps.scanAbove) > caps.scanAbove,
            let c = try scanInOrder(test: test, params: testParams, need: need) {
             return c
         }
@@ -260,8 +265,11 @@ struct SearchRun {
     }
 
     private func sortByDistance(_ rows: [Candidate]) -> [Candidate] {
-        rows.sorted { $0.distance! != $1.distance! ? $0.distance! < $1.distance! : $0.sortKey < $1.sortKey }
+        rows.sorted { $0.distance! != $1.distance! ? $0.distance! < $1.distance! : Self.before($0.sortKey, $1.sortKey) }
     }
+
+    /// Sort-key order as SQLite's BINARY collation has it: UTF-8 bytes, i.e. Unicode scalars.
+    static func before(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
 
     /// The first column of the first row of `sql` (a cached statement).
     private func scalar(_ sql: String, _ params: [SQLValue]) throws -> Int64? {

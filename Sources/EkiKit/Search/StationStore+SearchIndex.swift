@@ -72,7 +72,7 @@ extension StationStore {
         while try s.step() {
             new.append((builder.sortKey(key: s.text(1), name: s.text(2), reading: s.optionalText(3)), s.int64(0)))
         }
-        new.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        new.sort { SearchRun.before($0.key, $1.key) }
         let before = try db.prepare("SELECT sid FROM search_entry WHERE sort_key < ? ORDER BY sort_key DESC LIMIT 1")
         let after = try db.prepare("SELECT sid FROM search_entry WHERE sort_key > ? ORDER BY sort_key LIMIT 1")
         func neighbour(_ st: Statement, _ key: String, _ none: Int64) throws -> Int64 {
