@@ -22,6 +22,7 @@ extension StationStore {
     }
 
     /// Imports several datasets in one transaction (see `importRecords`): all of them or none.
+    /// The search index is brought up to date in the same transaction.
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule = EntryRule()) throws -> [ImportSummary] {
         try db.transaction {
