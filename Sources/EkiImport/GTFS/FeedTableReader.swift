@@ -13,8 +13,8 @@ enum GTFS {}
 /// Rows come from `CSVTable` (quoted fields, CRLF/LF); rows with missing trailing fields, or
 /// extra empty ones, are mended and counted (`finish(into:)`), other ragged rows refused.
 struct FeedTableReader {
-    /// Bytes read from the file at a time.
-    static let partSize = 1 << 20
+    /// Bytes read from the file at a time (1 MiB unless a test asks for less).
+    let partSize: Int
 
     /// The file name used in errors (`feed.zip/stops.txt`).
     let file: String
@@ -24,11 +24,12 @@ struct FeedTableReader {
     private var atEnd = false
 
     /// Opens `name` in `feed`, reads its header and checks that every column in `required`
-    /// is present.
+    /// is present. `partSize` is the number of bytes read at a time.
     /// - Throws: `ImportError` when the file is missing, empty, badly encoded, has a CSV
     ///   syntax error in its first part, or lacks a required column (naming the column).
-    init(feed: FeedSource, name: String, required: [String]) throws(ImportError) {
+    init(feed: FeedSource, name: String, required: [String], partSize: Int = 1 << 20) throws(ImportError) {
         file = feed.displayName(name)
+        self.partSize = partSize
         guard feed.contains(name) else {
             throw ImportError(file: file, message: "required file is missing from the feed")
         }
@@ -36,7 +37,7 @@ struct FeedTableReader {
         var first: [UInt8] = []
         var end = false
         while first.isEmpty && !end {
-            let data = try stream.read(upTo: FeedTableReader.partSize)
+            let data = try stream.read(upTo: partSize)
             if data.isEmpty {
                 first = splitter.finish()
                 end = true
@@ -71,7 +72,7 @@ struct FeedTableReader {
         while true {
             if let row = try table.nextRow() { return row }
             if atEnd { return nil }
-            let data = try stream.read(upTo: FeedTableReader.partSize)
+            let data = try stream.read(upTo: partSize)
             let part: [UInt8]
             if data.isEmpty {
                 part = splitter.finish()
