@@ -196,7 +196,12 @@ extension CSVRow {
     /// (Ids are compared trimmed: a real GTFS-JP feed writes agency_id `1060001027696 `.)
     func text(_ i: Int?) -> String {
         guard let i else { return "" }
-        return fields[i].trimmingCharacters(in: .whitespaces)
+        let s = fields[i]
+        // Fast path (most fields): nothing to trim, no Foundation call.
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return s }
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        if !blank(first) && !blank(last) { return s }
+        return s.trimmingCharacters(in: .whitespaces)
     }
 
     /// The trimmed field in column `i`.
