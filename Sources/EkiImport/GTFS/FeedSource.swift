@@ -10,7 +10,7 @@ protocol FeedByteStream: AnyObject {
 
 /// A GTFS feed's files: the files of a directory, or the members of a `.zip` archive read with
 /// libarchive (never extracted to disk). In a zip the files may sit at the root or in one
-/// folder (`feed/stops.txt`); `__MACOSX/` entries are ignored.
+/// folder (`feed/stops.txt`); `__MACOSX/` entries and hidden files of a directory are ignored.
 struct FeedSource {
     enum Kind: Sendable { case directory, zip }
 
@@ -43,6 +43,7 @@ struct FeedSource {
                 throw ImportError(file: p, message: "cannot list the directory: \(error.localizedDescription)")
             }
             files = names.filter { name in
+                if name.hasPrefix(".") { return false }           // .DS_Store and the like
                 var dir: ObjCBool = false
                 return FileManager.default.fileExists(atPath: p + "/" + name, isDirectory: &dir) && !dir.boolValue
             }.sorted()

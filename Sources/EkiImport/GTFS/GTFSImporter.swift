@@ -25,11 +25,12 @@ import EkiKit
 /// `gtfs:<feed name>:<stop_id of the station or stop>`.
 ///
 /// Strict about what it reads: a file that is not UTF-8 (UTF-16, invalid bytes), a NUL byte, a
-/// missing agency/stops/routes/trips/stop_times file, a missing required column, a ragged row,
-/// or a stop without a name or coordinates throws an `ImportError` naming the file (inside a
-/// zip: `feed.zip/stops.txt`), line, column and field. It is not a feed validator: columns and
-/// files it does not read (calendar, fares, shapes) are not checked. Warnings (unknown files,
-/// unused stops, unknown references, repeated ids) are returned in the batch.
+/// missing agency/stops/routes/trips/stop_times file, a missing required column, a row with
+/// more non-empty fields than its header, or a stop without a name or coordinates throws an
+/// `ImportError` naming the file (inside a zip: `feed.zip/stops.txt`), line, column and field.
+/// It is not a feed validator: columns and files it does not read (calendar, fares, shapes)
+/// are not checked. Warnings (unknown files, unused stops, unknown references, repeated ids,
+/// rows missing trailing fields as in Google's sample feed) are returned in the batch.
 public struct GTFSImporter: StationImporter, Sendable {
     /// The feed: a directory or a zip file.
     public var path: String
