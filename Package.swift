@@ -36,7 +36,8 @@ let package = Package(
         // Locating ../shared and temporary files, for the test targets only.
         .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
-        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiTestSupport"]),

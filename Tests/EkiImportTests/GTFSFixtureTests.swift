@@ -12,7 +12,7 @@ struct GTFSFixtureTests {
     @Test("station with platforms, Shinkansen by name and by type 101, tram stop; bus and ropeway left out")
     func railModes() throws {
         let batch = try GTFSImporter(path: D.fixture(Self.jp)).read()
-        #expect(batch.dataset == "gtfs:\(Self.jp)")
+        #expect(batch.dataset == "gtfs/\(Self.jp)")
         let records = batch.records
         #expect(records.count == 3)
         let shinkansen = records.first { $0.serviceClass == .shinkansen }
@@ -66,7 +66,7 @@ struct GTFSFixtureTests {
         let path = D.fixture("monorail-2stops-in-folder.zip")
         #expect(GTFSImporter.looksLikeGTFS(path: path))
         let batch = try GTFSImporter(path: path).read()
-        #expect(batch.dataset == "gtfs:monorail-2stops-in-folder")
+        #expect(batch.dataset == "gtfs/monorail-2stops-in-folder")
         #expect(batch.warnings.isEmpty)
         #expect(batch.records.count == 2)
         let a = batch.records.first { $0.source.id == "A_1" }

@@ -40,7 +40,7 @@ struct GTFSRealFeedTests {
           .enabled(if: D.hasShared(D.portLiner), "needs ../shared/datasets/gtfs-portliner-kobe-unofficial beside the package"))
     func portLinerZip() throws {
         let batch = try GTFSImporter(path: D.shared(D.portLiner + "/gtfs-PortLiner2025v1.zip")).read()
-        #expect(batch.dataset == "gtfs:gtfs-PortLiner2025v1")
+        #expect(batch.dataset == "gtfs/gtfs-PortLiner2025v1")
         checkPortLiner(batch)
     }
 
@@ -48,7 +48,7 @@ struct GTFSRealFeedTests {
           .enabled(if: D.hasShared(D.portLiner), "needs ../shared/datasets/gtfs-portliner-kobe-unofficial beside the package"))
     func portLinerDirectory() throws {
         let dir = try GTFSImporter(path: D.shared(D.portLiner + "/gtfs"), feedName: "portliner").read()
-        #expect(dir.dataset == "gtfs:portliner")
+        #expect(dir.dataset == "gtfs/portliner")
         checkPortLiner(dir)
         let zip = try GTFSImporter(path: D.shared(D.portLiner + "/gtfs-PortLiner2025v1.zip"), feedName: "portliner").read()
         #expect(zip.records == dir.records)
@@ -177,7 +177,7 @@ struct GTFSRealFeedTests {
         let path = D.shared(D.googleSample + "/" + name)
         #expect(GTFSImporter.looksLikeGTFS(path: path))
         let rail = try GTFSImporter(path: path).read()
-        #expect(rail.dataset == "gtfs:sample-feed")
+        #expect(rail.dataset == "gtfs/sample-feed")
         #expect(rail.records.isEmpty)
         let all = try GTFSImporter(path: path, modes: .all).read()
         #expect(all.records.count == 9)

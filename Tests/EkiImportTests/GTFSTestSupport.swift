@@ -1,13 +1,12 @@
 import Foundation
 import EkiKit
 import EkiImport
+import EkiTestSupport
 
 /// Locates test data: `../shared` beside the package root (found from this file's path, never
 /// a machine path) and this target's own fixtures.
 enum GTFSTestData {
-    /// The package root: three levels up from Tests/EkiImportTests/<file>.swift.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot = TestPaths.packageRoot
     /// `../shared` beside the package.
     static let sharedRoot = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
 

@@ -7,14 +7,18 @@ import Foundation
 struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
-    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] FILE...
+    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
-      --profile P     n02, station-database, ekidata, generic (CSV); detected when not given
+      --profile P     n02, station-database, ekidata, generic (CSV), gtfs; detected when not
+                      given (a folder or .zip with stops.txt and routes.txt is GTFS)
       --encoding E    utf-8 or cp932 (CSV; detected when not given)
       --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
                       operator, line, reading, class
+      --modes M       GTFS route modes to read, comma-separated: rail (default: tram, subway,
+                      railway, cable-tram, funicular, monorail and their extended types), bus,
+                      trolleybus, ferry, aerial-lift, other, or all
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles:
@@ -23,6 +27,7 @@ struct ImportCommand: Command {
                         register.csv; company.csv beside them or in ../src/)
       ekidata           駅データ.jp station file (line and company files beside it)
       generic           any CSV with a header; --columns maps its columns
+      gtfs              GTFS / GTFS-JP feed, a folder or a .zip
     """
 
     let args: Arguments
@@ -30,7 +35,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes"], flags: ["verbose"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -45,9 +50,18 @@ struct ImportCommand: Command {
         if args["columns"] != nil, let p = args["profile"], p != "generic" {
             throw UsageError("--columns goes with the generic profile")
         }
+        if let m = args["modes"] {
+            guard let parsed = GTFSModes(parsing: m) else {
+                throw UsageError("--modes: '\(m)' is not a list of \(GTFSModes.names.map(\.name).joined(separator: ", ")) or all")
+            }
+            modes = parsed
+        } else {
+            modes = .rail
+        }
     }
 
-    static let profiles = CSVProfile.allCases.map(\.rawValue)
+    let modes: GTFSModes
+    static let profiles = CSVProfile.allCases.map(\.rawValue) + ["gtfs"]
 
     func run() throws -> Int32 {
         let started = Date()
@@ -86,6 +100,8 @@ struct ImportCommand: Command {
         }
         let name = (input as NSString).lastPathComponent
         var profile = args["profile"]
+        if profile == nil, input != "-", GTFSImporter.looksLikeGTFS(path: input) { profile = "gtfs" }
+        if profile == "gtfs" { return GTFSImporter(path: input, modes: modes, feedName: Self.feedName(input)) }
         if profile == nil {
             if isDir.boolValue {
                 let has = { (f: String) in FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent(f)) }
@@ -104,6 +120,18 @@ struct ImportCommand: Command {
         case .ekidata: return try EkidataImporter(path: input, encoding: encoding)
         case .generic: return try GenericCSVImporter(path: input, encoding: encoding, columns: args["columns"])
         }
+    }
+
+    /// A feed's name for its dataset (`gtfs/<name>`): the file or folder name without `.zip`;
+    /// for a folder with a generic name (gtfs, feed, data) the parent folder's name.
+    static func feedName(_ input: String) -> String {
+        let url = URL(fileURLWithPath: input).standardizedFileURL
+        var name = url.lastPathComponent
+        if name.lowercased().hasSuffix(".zip") { name = String(name.dropLast(4)) }
+        if ["gtfs", "feed", "data", "."].contains(name.lowercased()) {
+            name = url.deletingLastPathComponent().lastPathComponent + "-" + name
+        }
+        return name
     }
 
     /// Inputs that name the same dataset files are read once.

@@ -14,7 +14,7 @@ public struct GenericCSVImporter: StationImporter {
     public let encoding: TextEncoding?
     /// field → column name.
     public let columnMap: [String: String]
-    /// Dataset name: `csv:<file name without extension>` unless given.
+    /// Dataset name: `csv/<file name without extension>` unless given.
     public let dataset: String
 
     /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
@@ -35,7 +35,7 @@ public struct GenericCSVImporter: StationImporter {
         self.path = path
         self.encoding = encoding
         self.columnMap = map
-        self.dataset = dataset ?? "csv:" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        self.dataset = dataset ?? "csv/" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     public func read() throws -> ImportBatch {

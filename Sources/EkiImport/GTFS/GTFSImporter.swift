@@ -22,7 +22,7 @@ import EkiKit
 ///
 /// Output: one `SourceRecord` per place (station or lone stop) × agency × service class, with
 /// every selected route calling there in `lines` (routes.txt order); source
-/// `gtfs:<feed name>:<stop_id of the station or stop>`.
+/// `gtfs/<feed name>:<stop_id of the station or stop>`.
 ///
 /// Strict about what it reads: a file that is not UTF-8 (UTF-16, invalid bytes), a NUL byte, a
 /// missing agency/stops/routes/trips/stop_times file, a missing required column, a row with
@@ -36,13 +36,13 @@ public struct GTFSImporter: StationImporter, Sendable {
     public var path: String
     /// Which route types count (see `GTFSModes`).
     public var modes: GTFSModes
-    /// Used in the dataset name `gtfs:<feedName>`.
+    /// Used in the dataset name `gtfs/<feedName>`.
     public var feedName: String
 
     /// - Parameters:
     ///   - path: a feed directory or `.zip` file.
     ///   - modes: the route types to import; rail-like modes by default.
-    ///   - feedName: the name in `gtfs:<feedName>`; by default the last path component without
+    ///   - feedName: the name in `gtfs/<feedName>`; by default the last path component without
     ///     `.zip` (e.g. `gtfs-PortLiner2025v1`).
     public init(path: String, modes: GTFSModes = .rail, feedName: String? = nil) {
         self.path = path
@@ -64,7 +64,7 @@ public struct GTFSImporter: StationImporter, Sendable {
     }
 
     /// Reads the feed.
-    /// - Returns: `ImportBatch(dataset: "gtfs:<feedName>", records:, warnings:)`.
+    /// - Returns: `ImportBatch(dataset: "gtfs/<feedName>", records:, warnings:)`.
     /// - Throws: `ImportError` as described on the type; nothing is returned then.
     public func read() throws(ImportError) -> ImportBatch {
         let feed = try FeedSource(path: path)
@@ -87,7 +87,7 @@ public struct GTFSImporter: StationImporter, Sendable {
                                                           routeIndexByTrip: tripRoutes, warnings: &warnings)
         let agencyOfRoute = resolveAgencies(routes: routes, agencies: agencies, feed: feed, warnings: &warnings)
 
-        let dataset = "gtfs:\(feedName)"
+        let dataset = "gtfs/\(feedName)"
         let records = buildRecords(
             stops: stops, stopIndex: stopIndex, routes: routes, routesByStop: routesByStop,
             agencies: agencies, agencyOfRoute: agencyOfRoute, translations: translations,
