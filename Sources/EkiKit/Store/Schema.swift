@@ -54,6 +54,11 @@ enum Schema {
       source_id TEXT NOT NULL,
       PRIMARY KEY (dataset, source_id, station_fid));
     CREATE INDEX station_sources_fid ON station_sources(station_fid);
+    CREATE TABLE station_aliases (
+      old_key TEXT PRIMARY KEY,
+      new_key TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));
     CREATE TABLE eki_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO eki_meta VALUES ('schema_version', '\(version)');
 
@@ -62,6 +67,8 @@ enum Schema {
               '降りつぶし entries: one operator x one service class x one place', 4326);
     INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
       VALUES ('station_sources', 'attributes', 'station_sources', 'source rows of each entry');
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
+      VALUES ('station_aliases', 'attributes', 'station_aliases', 'old keys of merged entries and where they went');
     INSERT INTO gpkg_geometry_columns VALUES ('stations', 'geom', 'POINT', 4326, 0, 0);
     INSERT INTO gpkg_extensions VALUES ('stations', 'geom', 'gpkg_rtree_index',
       'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');

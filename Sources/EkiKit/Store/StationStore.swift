@@ -56,6 +56,21 @@ public final class StationStore {
         return out
     }
 
+    /// The entry a key refers to now: the entry with that key, else the entry its alias chain
+    /// (`station_aliases`: keys of entries merged into others) leads to, else nil.
+    public func resolve(key: String) throws -> Station? {
+        var k = key
+        var seen = Set<String>()
+        while seen.insert(k).inserted {
+            if let s = try station(key: k) { return s }
+            let a = try db.cached("SELECT new_key FROM station_aliases WHERE old_key = ?")
+            try a.bind([.text(k)])
+            guard try a.step() else { return nil }
+            k = a.text(0)
+        }
+        return nil
+    }
+
     /// The entry with `key`, or nil.
     public func station(key: String) throws -> Station? {
         let s = try db.cached("SELECT \(Self.columns) FROM stations s WHERE s.key = ?")
