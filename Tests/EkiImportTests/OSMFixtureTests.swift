@@ -68,6 +68,32 @@ struct OSMFixtureTests {
         ])
     }
 
+    @Test("An operator-less station area in the stop area of a same-named station is a part of it")
+    func duplicatePart() throws {
+        let batch = try OSMTestSupport.importXML(osm("""
+            \(node(1, 35.0, 139.0, ["railway": "station", "name": "駅前", "operator": "テスト鉄道"]))
+            \(node(2, 35.0, 139.1, [:]))
+            \(node(3, 35.1, 139.1, [:]))
+            \(node(4, 35.0001, 139.0001, ["public_transport": "stop_position", "train": "yes"]))
+              <way id="5"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/>
+                <tag k="public_transport" v="station"/><tag k="train" v="yes"/><tag k="name" v="駅前"/></way>
+            \(relation(6, [("node", 1, ""), ("way", 5, ""), ("node", 4, "stop")],
+                       ["type": "public_transport", "public_transport": "stop_area"]))
+            \(relation(7, [("way", 5, ""), ("node", 4, "stop")], ["type": "route", "route": "train", "name": "本線"]))
+            """))
+        #expect(OSMTestSupport.summary(batch.records) == ["テスト鉄道|conventional|本線|node/1"])
+    }
+
+    @Test("A DOCTYPE without internal subset or external id is harmless and accepted")
+    func plainDoctype() throws {
+        let batch = try OSMTestSupport.importXML("""
+            <?xml version="1.0"?>
+            <!DOCTYPE osm>
+            <osm version="0.6"><node id="1" lat="35" lon="139"><tag k="railway" v="halt"/><tag k="name" v="駅"/></node></osm>
+            """)
+        #expect(batch.records.count == 1)
+    }
+
     @Test("One operator on a Shinkansen and a conventional route yields both entries")
     func bothClassesOneOperator() throws {
         let batch = try OSMTestSupport.importXML(osm("""

@@ -17,6 +17,8 @@ import Foundation
 ///   conventional row each, without a line (a station with JR東海's Shinkansen route does not
 ///   also become a JR東海 conventional entry). A station without routes or operators gives one
 ///   row with no operator; the caller's operator override fills every missing operator.
+/// - A station without operators in a stop area with a same-named station that has some is a
+///   part of that station (`duplicateParts`), not a station of its own.
 /// - Route members, stop-area members and centroid nodes missing from the file are skipped
 ///   without a warning (normal in extracts); a station with no position at all, or no name,
 ///   is skipped with a warning.
@@ -52,6 +54,7 @@ struct OSMRecordBuilder {
             }
             stationsInArea.append(inArea)
         }
+        let foldInto = duplicateParts(stations, stationsInArea)
         var masterOfRoute: [Int64: Int] = [:]
         for (i, m) in scan.routeMasters.enumerated() {
             for r in m.routeIDs where masterOfRoute[r] == nil { masterOfRoute[r] = i }
@@ -82,14 +85,33 @@ struct OSMRecordBuilder {
                     for s in candidates where !on.contains(s) { on.append(s) }
                 }
             }
-            for s in on { routesOf[s].append(use) }
+            for s in on { routesOf[foldInto[s] ?? s].append(use) }
         }
 
         var records: [SourceRecord] = []
-        for (i, s) in stations.enumerated() {
+        for (i, s) in stations.enumerated() where foldInto[i] == nil {
             records += rows(for: s, routes: routesOf[i])
         }
         return (records, warnings)
+    }
+
+    /// Name-only duplicate parts: a station without operators that shares a stop area with a
+    /// station of the same name (`TextFold.nameKey`) that has operators (typically an area
+    /// `public_transport=station` beside the station node) is folded into it: no rows of its
+    /// own, its routes go to the other. Maps the part's index to the station's.
+    private func duplicateParts(_ stations: [PlacedStation], _ stationsInArea: [[Int]]) -> [Int: Int] {
+        var fold: [Int: Int] = [:]
+        for inArea in stationsInArea where inArea.count > 1 {
+            for s in inArea where stations[s].candidate.operators.isEmpty && fold[s] == nil {
+                let key = TextFold.nameKey(stations[s].name)
+                if let t = inArea.first(where: {
+                    $0 != s && !stations[$0].candidate.operators.isEmpty && TextFold.nameKey(stations[$0].name) == key
+                }) {
+                    fold[s] = t
+                }
+            }
+        }
+        return fold
     }
 
     /// Stations with a name and a position (node point, Overpass center, or centroid of the

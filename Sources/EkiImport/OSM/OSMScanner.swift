@@ -247,6 +247,7 @@ struct OSMScanner {
     }
 
     private mutating func readNd(_ type: OSMElementType, _ atts: Attributes) {
+        if pass > 1 && !collectRefs { return }
         var refText: UnsafePointer<XML_Char>?
         var latText: UnsafePointer<XML_Char>?
         var lonText: UnsafePointer<XML_Char>?
