@@ -12,9 +12,11 @@ import Foundation
 /// (and ways) its centroid needs are noted; nodes that come later in the file are picked up in
 /// the same pass, the rest in further passes (`pass` > 1) that read only those.
 ///
-/// The scanner lives behind an `UnsafeMutablePointer` that is expat's user data. The handlers
-/// run for every element of files of many GB; a struct behind a pointer spares them the dynamic
-/// exclusivity checks a class box pays on each field access.
+/// The scanner lives behind an `UnsafeMutablePointer` that is expat's user data (instead of the
+/// usual `Unmanaged` class box): the handlers run for every element of files of many GB, and
+/// accesses through an unsafe pointer carry no dynamic exclusivity checks, which a class's
+/// stored properties do. Errors follow the usual pattern: stored here, parser stopped, rethrown
+/// by `OSMExpatParser.parse` once expat returns.
 struct OSMScanner {
     let file: String
     /// The parser of the current pass (set by `OSMExpatParser`).
