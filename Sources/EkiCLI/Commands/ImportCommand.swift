@@ -7,18 +7,21 @@ import Foundation
 struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
-    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M] FILE...
+    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
+                      [--operator NAME] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
-      --profile P     n02, station-database, ekidata, generic (CSV), gtfs; detected when not
-                      given (a folder or .zip with stops.txt and routes.txt is GTFS)
+      --profile P     n02, station-database, ekidata, generic (CSV), gtfs, osm; detected when
+                      not given (a folder or .zip with stops.txt and routes.txt is GTFS, an
+                      <osm> document — plain, .gz or .bz2 — is OSM; `-` reads OSM XML from stdin)
       --encoding E    utf-8 or cp932 (CSV; detected when not given)
       --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
                       operator, line, reading, class
       --modes M       GTFS route modes to read, comma-separated: rail (default: tram, subway,
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
+      --operator NAME OSM: the operator of stations that have no operator tag
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles:
@@ -28,6 +31,7 @@ struct ImportCommand: Command {
       ekidata           駅データ.jp station file (line and company files beside it)
       generic           any CSV with a header; --columns maps its columns
       gtfs              GTFS / GTFS-JP feed, a folder or a .zip
+      osm               OpenStreetMap XML 0.6 (API, Overpass, JOSM, osmium), plain, .gz, .bz2
     """
 
     let args: Arguments
@@ -35,7 +39,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator"], flags: ["verbose"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -61,7 +65,7 @@ struct ImportCommand: Command {
     }
 
     let modes: GTFSModes
-    static let profiles = CSVProfile.allCases.map(\.rawValue) + ["gtfs"]
+    static let profiles = CSVProfile.allCases.map(\.rawValue) + ["gtfs", "osm"]
 
     func run() throws -> Int32 {
         let started = Date()
@@ -82,8 +86,17 @@ struct ImportCommand: Command {
                 if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
             }
         }
+        // Inputs of one dataset (several OSM extracts, say) are imported together as one.
+        var merged: [(dataset: String, records: [SourceRecord])] = []
+        for b in batches {
+            if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
+                merged[i].records += b.records
+            } else {
+                merged.append((b.dataset, b.records))
+            }
+        }
         let store = try StationStore(path: DatabaseOption.path(args, console))
-        let summaries = try store.importBatches(batches.map { ($0.dataset, $0.records) })
+        let summaries = try store.importBatches(merged)
         for s in summaries {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\(s.replaced > 0 ? " (replaced \(s.replaced))" : "")\n")
         }
@@ -100,7 +113,9 @@ struct ImportCommand: Command {
         }
         let name = (input as NSString).lastPathComponent
         var profile = args["profile"]
-        if profile == nil, input != "-", GTFSImporter.looksLikeGTFS(path: input) { profile = "gtfs" }
+        if profile == nil, input == "-" || OSMImporter.looksLikeOSM(path: input) { profile = "osm" }
+        if profile == nil, GTFSImporter.looksLikeGTFS(path: input) { profile = "gtfs" }
+        if profile == "osm" { return OSMImporter(path: input, operatorOverride: args["operator"]) }
         if profile == "gtfs" { return GTFSImporter(path: input, modes: modes, feedName: Self.feedName(input)) }
         if profile == nil {
             if isDir.boolValue {
