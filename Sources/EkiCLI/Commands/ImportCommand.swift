@@ -96,10 +96,12 @@ struct ImportCommand: Command {
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))
-        let summaries = try store.importBatches(merged)
-        for s in summaries {
-            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\(s.replaced > 0 ? " (replaced \(s.replaced))" : "")\n")
+        let result = try store.importBatches(merged)
+        for s in result.datasets {
+            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }
+        let m = result.merge
+        console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")
         let elapsed = Date().timeIntervalSince(started)
         console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
