@@ -77,7 +77,7 @@ import EkiTestSupport
             #expect(table.operatorID(for: name) == "willer-trains", "\(name)")
         }
         // The former operator of the same lines now only owns the track.
-        #expect(table.operatorID(for: "北近畿タンゴ鉄道") == "willer-trains")
+        #expect(table.operatorID(for: "北近畿タンゴ鉄道") == "ktr")   // still exists (track owner): no successor
         #expect(table.resolve("北近畿タンゴ鉄道", followSuccessors: false)?.id == "ktr")
     }
 

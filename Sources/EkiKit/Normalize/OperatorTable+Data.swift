@@ -7,7 +7,7 @@ extension OperatorTable {
     /// Rows of `Datasets/operators.csv` this file was generated from.
     static let builtInRowCount = 206
     /// SHA-256 of the bytes of `Datasets/operators.csv` this file was generated from.
-    static let builtInSourceSHA256 = "283707eb1978051a80418e5cc8aeecb8230aa5b457fef17021b269b0cdd973fe"
+    static let builtInSourceSHA256 = "36fc2b4935b5ba52e00f3da602e68b2ae0d40976a6450bd244fff09d26e9144d"
 
     /// The rows of `Datasets/operators.csv`, in file order.
     static let builtInOperators: [Operator] = [
@@ -629,8 +629,8 @@ extension OperatorTable {
                  note: "Runs the former 北近畿タンゴ鉄道 lines under the brand 京都丹後鉄道 since 2015-04-01; N02-23 writes the name with an ideographic space (WILLER　TRAINS)"),
         Operator(id: "ktr", name: "北近畿タンゴ鉄道", shortName: "KTR", kana: "きたきんきたんごてつどう",
                  english: ["Kitakinki Tango Railway"], aliases: [],
-                 successor: "willer-trains", corporateNumber: nil,
-                 note: "Has owned the track only since 2015-04-01; WILLER TRAINS runs the trains"),
+                 successor: nil, corporateNumber: nil,
+                 note: "Has owned the track only since 2015-04-01 and still exists, so it has no successor; WILLER TRAINS (willer-trains) runs the trains. station_database still lists its lines as open beside 京都丹後鉄道's"),
         Operator(id: "tango-kairiku", name: "丹後海陸交通", shortName: "丹海", kana: "たんごかいりくこうつう",
                  english: ["Tango Kairiku Kotsu"], aliases: [],
                  successor: nil, corporateNumber: nil,

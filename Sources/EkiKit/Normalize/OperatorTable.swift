@@ -145,9 +145,16 @@ public struct OperatorTable: Sendable {
         } catch {
             throw OperatorTableError(file: path, line: nil, message: "cannot read the alias file (\(error.localizedDescription))")
         }
-        guard var text = String(data: data, encoding: .utf8) else {
+        guard let text = String(data: data, encoding: .utf8) else {
             throw OperatorTableError(file: path, line: nil, message: "not UTF-8")
         }
+        try addAliases(csv: text, file: path)
+    }
+
+    /// Adds the aliases of an alias file's text (see `addAliases(fromFile:)`); `file` names it
+    /// in errors.
+    public mutating func addAliases(csv: String, file path: String) throws {
+        var text = csv
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let records = try AliasCSV.records(text, file: path)
         guard let header = records.first(where: { !$0.isBlank }) else {

@@ -12,14 +12,7 @@ extension StationStore {
         let s = try db.prepare("SELECT s.fid, s.base_key, \(Self.columns) FROM stations s ORDER BY s.fid")
         var out: [Existing] = []
         while try s.step() {
-            // Columns shift by two: read the station through a view of the remaining columns.
-            let st = Station(key: s.text(2), name: s.text(3), reading: s.optionalText(4), latinName: s.optionalText(5),
-                             operatorName: s.optionalText(6), operatorRef: s.optionalText(7),
-                             serviceClass: ServiceClass(rawValue: s.text(8)) ?? .conventional,
-                             lines: JSONText.decodeStrings(s.text(9)), prefecture: s.optionalText(10),
-                             coordinate: Coordinate(lat: s.double(13), lon: s.double(12)), sources: [],
-                             isOpen: s.int64(11) != 0, formerNames: JSONText.decodeStrings(s.text(15)),
-                             retired: s.optionalText(16))
+            let st = Self.station(from: s, offset: 2)
             out.append(Existing(fid: s.int64(0), key: st.key, baseKey: s.text(1), station: st))
         }
         let refs = try db.prepare("SELECT station_fid, dataset, source_id FROM station_sources")
@@ -69,29 +62,43 @@ extension StationStore {
         var taken = Set(existing.map(\.key))
         let aliases = try db.prepare("SELECT old_key FROM station_aliases")
         while try aliases.step() { taken.insert(aliases.text(0)) }
+        // A base (operator/class/name) that more than one entry now shares is qualified by
+        // place in every key: new entries get `@geohash`, and an old entry holding the plain
+        // base is renamed to its `@geohash` key with the plain key kept as an alias. So the
+        // keys come out the same whatever order the sources were imported in.
+        var clustersPerBase: [String: Int] = [:]
+        for c in clusters { clustersPerBase[c.baseKey, default: 0] += 1 }
         var newByBase: [String: [Int]] = [:]
         for ci in clusters.indices where entryOf[ci] == nil { newByBase[clusters[ci].baseKey, default: []].append(ci) }
         var newKey: [Int: String] = [:]
         for (base, members) in newByBase {
             var stations = members.map { clusters[$0].station }
-            if stations.count == 1 && !taken.contains(base) {
+            if clustersPerBase[base] == 1 && !taken.contains(base) {
                 stations[0].key = base
             } else {
                 StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
             }
             for (ci, s) in zip(members, stations) { newKey[ci] = s.key; taken.insert(s.key) }
         }
+        var renamed: [Int: String] = [:]      // cluster → new key of its old entry
+        for (ci, c) in clusters.enumerated() where clustersPerBase[c.baseKey, default: 0] > 1 {
+            guard let ei = entryOf[ci], existing[ei].key == c.baseKey else { continue }
+            var one = [c.station]
+            StationKey.assign(base: c.baseKey, to: &one, forcePlace: true, avoiding: taken)
+            renamed[ci] = one[0].key
+            taken.insert(one[0].key)
+        }
 
         // Write.
         let insert = try db.prepare("""
             INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                                  lines, prefecture, open, lon, lat, sources, former_names, retired)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                                  lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         let update = try db.prepare("""
             UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
               operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
-              former_names = ?, retired = ? WHERE fid = ?
+              former_names = ?, retired = ?, operator_id = ? WHERE fid = ?
             """)
         func values(_ s: Station, base: String) -> [SQLValue] {
             [.blob(GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat)), .text(s.key), .text(base),
@@ -100,14 +107,18 @@ extension StationStore {
              .text(s.serviceClass.rawValue), .text(JSONText.encodeStrings(s.lines)), s.prefecture.map(SQLValue.text) ?? .null,
              .int(s.isOpen ? 1 : 0), .double(s.coordinate.lon), .double(s.coordinate.lat),
              .text(JSONText.encodeStrings(s.sources.map(\.description))), .text(JSONText.encodeStrings(s.formerNames)),
-             s.retired.map(SQLValue.text) ?? .null]
+             s.retired.map(SQLValue.text) ?? .null, .text(s.operatorID)]
         }
         var fidOfCluster = [Int64](repeating: 0, count: clusters.count)
         for (ci, c) in clusters.enumerated() {
             var s = c.station
             if let ei = entryOf[ci] {
                 let old = existing[ei]
-                s.key = old.key
+                s.key = renamed[ci] ?? old.key
+                if let k = renamed[ci] {
+                    try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
+                        .run([.text(old.key), .text(k)])
+                }
                 s.formerNames = old.station.formerNames
                 if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
                 s.formerNames.removeAll { $0 == s.name }

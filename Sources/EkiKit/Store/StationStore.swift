@@ -35,20 +35,22 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired"
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id"
 
-    static func station(from s: Statement) -> Station {
-        Station(key: s.text(0), name: s.text(1), reading: s.optionalText(2), latinName: s.optionalText(3),
-                operatorName: s.optionalText(4), operatorRef: s.optionalText(5),
-                serviceClass: ServiceClass(rawValue: s.text(6)) ?? .conventional,
-                lines: JSONText.decodeStrings(s.text(7)), prefecture: s.optionalText(8),
-                coordinate: Coordinate(lat: s.double(11), lon: s.double(10)),
-                sources: JSONText.decodeStrings(s.text(12)).map { ref in
+    /// A station from `columns`, starting at column `o`.
+    static func station(from s: Statement, offset o: Int32 = 0) -> Station {
+        Station(key: s.text(o), name: s.text(o + 1), reading: s.optionalText(o + 2), latinName: s.optionalText(o + 3),
+                operatorName: s.optionalText(o + 4), operatorRef: s.optionalText(o + 5),
+                serviceClass: ServiceClass(rawValue: s.text(o + 6)) ?? .conventional,
+                lines: JSONText.decodeStrings(s.text(o + 7)), prefecture: s.optionalText(o + 8),
+                coordinate: Coordinate(lat: s.double(o + 11), lon: s.double(o + 10)),
+                sources: JSONText.decodeStrings(s.text(o + 12)).map { ref in
                     let parts = ref.split(separator: ":", maxSplits: 1)
                     return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
                 },
-                isOpen: s.int64(9) != 0,
-                formerNames: JSONText.decodeStrings(s.text(13)), retired: s.optionalText(14))
+                isOpen: s.int64(o + 9) != 0,
+                formerNames: JSONText.decodeStrings(s.text(o + 13)), retired: s.optionalText(o + 14),
+                operatorID: s.text(o + 15))
     }
 
     /// Every entry, sorted by key.
