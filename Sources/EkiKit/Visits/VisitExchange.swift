@@ -214,5 +214,12 @@ public struct VisitExchangeError: Error, CustomStringConvertible, Sendable {
     public var file: String
     public var location: String
     public var message: String
+
+    public init(file: String, location: String, message: String) {
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+
     public var description: String { location.isEmpty ? "\(file): \(message)" : "\(file): \(location): \(message)" }
 }

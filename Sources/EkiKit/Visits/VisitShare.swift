@@ -21,7 +21,7 @@ import Foundation
 /// ★ when this visit is the station's first counting visit (its completion), and the note.
 /// Visits dated only by month or year come in their own group (`2019-08, day unknown`) before
 /// the days of that month or year; undated visits (`date unknown`) come first and only when no
-/// period is given. A key that resolves to no entry is shown as the key.
+/// period is given. A key that resolves to no entry is shown as the key, never with ★.
 public enum VisitShare {
     /// The summary of the visits of `log` in `range` (see `VisitDateRange`), names and totals
     /// from `store`.
@@ -39,8 +39,7 @@ public enum VisitShare {
         // The completing visit of each entry: its first counting visit in log order.
         var completing = Set<Int64>(), completed = Set<String>()
         for v in all where counting.counts(v.kind) {
-            let current = try station(v.stationKey)?.key ?? "orphan:" + v.stationKey
-            if completed.insert(current).inserted { completing.insert(v.id) }
+            if let current = try station(v.stationKey)?.key, completed.insert(current).inserted { completing.insert(v.id) }
         }
         let shown = all.filter { range.contains($0.date) }
 
@@ -67,7 +66,7 @@ public enum VisitShare {
             out += heading(date) + "\n"
             while index < shown.count && shown[index].date == date {
                 let v = shown[index]
-                out += "  " + (try station(v.stationKey).map(label) ?? v.stationKey)
+                out += "  " + (try station(v.stationKey).map(label) ?? v.stationKey + " (not in the station database)")
                 if let k = v.kind { out += " " + k.rawValue }
                 if completing.contains(v.id) { out += " ★" }
                 if let note = v.note { out += " — " + note.replacingOccurrences(of: "\n", with: " ") }
