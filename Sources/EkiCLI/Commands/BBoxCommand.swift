@@ -14,6 +14,7 @@ struct BBoxCommand: Command {
     \(VisitOptions.help)\(DatabaseOption.help)
     When a visit log exists, every entry carries `visited` and `completed` (its first counting
     visit's date).
+
     """
 
     let args: Arguments

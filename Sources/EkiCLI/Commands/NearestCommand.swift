@@ -16,6 +16,7 @@ struct NearestCommand: Command {
     \(VisitOptions.help)\(DatabaseOption.help)
     With --visited / --unvisited, the k nearest of those entries. When a visit log exists, every
     entry carries `visited` and `completed` (its first counting visit's date).
+
     """
 
     let args: Arguments
