@@ -70,7 +70,7 @@ import EkiTestSupport
         let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(p.terminationStatus == 0)
-        let ogrKeys = text.split(separator: "\n").filter { $0.contains("key (String) = ") }
+        let ogrKeys = text.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces).hasPrefix("key (String) = ") }
             .map { String($0.split(separator: "=", maxSplits: 1)[1].trimmingCharacters(in: .whitespaces)) }.sorted()
         let eki = eki("bbox", "--db", path, "139.755,35.672,139.775,35.690", "--format", "csv")
         let ekiKeys = eki.out.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }.sorted()

@@ -25,7 +25,8 @@ struct ImportCommand: Command {
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles:
-      n02               国土数値情報 N02 station CSV (N02_001…N02_005g, lon, lat)
+      n02               国土数値情報 N02 stations: the official GeoJSON (UTF-8 or Shift_JIS) or
+                        a CSV with N02_001…N02_005g, lon, lat
       station-database  station_database main/ or extra/ folder (station.csv, line.csv,
                         register.csv; company.csv beside them or in ../src/)
       ekidata           駅データ.jp station file (line and company files beside it)
@@ -96,10 +97,12 @@ struct ImportCommand: Command {
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))
-        let summaries = try store.importBatches(merged)
-        for s in summaries {
-            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\(s.replaced > 0 ? " (replaced \(s.replaced))" : "")\n")
+        let result = try store.importBatches(merged)
+        for s in result.datasets {
+            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }
+        let m = result.merge
+        console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")
         let elapsed = Date().timeIntervalSince(started)
         console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
@@ -125,12 +128,18 @@ struct ImportCommand: Command {
             } else if ["line.csv", "register.csv", "company.csv"].contains(name),
                       args.positionals.contains(where: { ($0 as NSString).lastPathComponent == "station.csv" }) {
                 return nil
+            } else if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) {
+                profile = "n02"
             } else {
                 profile = try CSVProfile.detect(path: input, encoding: encoding)?.rawValue ?? "generic"
             }
         }
         switch CSVProfile(rawValue: profile!)! {
-        case .n02: return N02CSVImporter(path: input, encoding: encoding)
+        case .n02:
+            if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) || name.lowercased().hasSuffix(".geojson") {
+                return N02GeoJSONImporter(path: input, encoding: encoding)
+            }
+            return N02CSVImporter(path: input, encoding: encoding)
         case .stationDatabase: return try StationDatabaseImporter(path: input, encoding: encoding)
         case .ekidata: return try EkidataImporter(path: input, encoding: encoding)
         case .generic: return try GenericCSVImporter(path: input, encoding: encoding, columns: args["columns"])

@@ -53,12 +53,9 @@ final class OSMByteStream {
         }
         self.teeFD = teeFD
         raw = .allocate(byteCount: Self.rawChunk, alignment: 16)
-        do {
-            try sniff()
-        } catch {
-            cleanUp()
-            throw error
-        }
+        // Every stored property is set, so a throw from here on runs deinit, which cleans up
+        // (cleaning up here as well freed the buffer twice).
+        try sniff()
     }
 
     deinit { cleanUp() }

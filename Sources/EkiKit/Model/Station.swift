@@ -24,10 +24,17 @@ public struct Station: Hashable, Sendable {
     public var sources: [SourceRef]
     /// False when every row is closed (station closed, or all its lines closed).
     public var isOpen: Bool
+    /// Names the entry had before a source renamed it, oldest first.
+    public var formerNames: [String]
+    /// The date (YYYY-MM-DD) on which the entry's last source row disappeared from its sources;
+    /// nil while any source still has it. Retired entries are kept for the records that refer
+    /// to them and left out of queries and totals.
+    public var retired: String?
 
     public init(key: String, name: String, reading: String?, latinName: String?, operatorName: String?,
                 operatorRef: String?, serviceClass: ServiceClass, lines: [String], prefecture: String?,
-                coordinate: Coordinate, sources: [SourceRef], isOpen: Bool) {
+                coordinate: Coordinate, sources: [SourceRef], isOpen: Bool,
+                formerNames: [String] = [], retired: String? = nil) {
         self.key = key
         self.name = name
         self.reading = reading
@@ -40,6 +47,8 @@ public struct Station: Hashable, Sendable {
         self.coordinate = coordinate
         self.sources = sources
         self.isOpen = isOpen
+        self.formerNames = formerNames
+        self.retired = retired
     }
 }
 

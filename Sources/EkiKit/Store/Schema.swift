@@ -1,8 +1,10 @@
 /// The station database schema: a GeoPackage 1.3 with one point feature table `stations`
 /// (srs 4326, WGS84 degrees) indexed by the GeoPackage R-tree extension (`rtree_stations_geom`),
-/// and one attributes table `station_sources` (which source rows make each entry).
+/// the attributes tables `source_records` (every row each import read: entries are derived
+/// from them), `station_sources` (which source rows make each entry) and `station_aliases`
+/// (keys of entries merged into others).
 enum Schema {
-    static let version = 1
+    static let version = 2
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -36,6 +38,7 @@ enum Schema {
       fid INTEGER PRIMARY KEY AUTOINCREMENT,
       geom POINT,
       key TEXT NOT NULL UNIQUE,
+      base_key TEXT NOT NULL,
       name TEXT NOT NULL,
       reading TEXT,
       latin_name TEXT,
@@ -47,13 +50,32 @@ enum Schema {
       open INTEGER NOT NULL,
       lon REAL NOT NULL,
       lat REAL NOT NULL,
-      sources TEXT NOT NULL);
+      sources TEXT NOT NULL,
+      former_names TEXT NOT NULL DEFAULT '[]',
+      retired TEXT);
+    CREATE TABLE source_records (
+      dataset TEXT NOT NULL,
+      ord INTEGER NOT NULL,
+      source_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      reading TEXT,
+      latin_name TEXT,
+      operator TEXT,
+      operator_ref TEXT,
+      class TEXT NOT NULL,
+      lines TEXT NOT NULL,
+      lon REAL NOT NULL,
+      lat REAL NOT NULL,
+      prefecture TEXT,
+      closed INTEGER NOT NULL,
+      PRIMARY KEY (dataset, ord));
     CREATE TABLE station_sources (
       station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
       dataset TEXT NOT NULL,
       source_id TEXT NOT NULL,
       PRIMARY KEY (dataset, source_id, station_fid));
     CREATE INDEX station_sources_fid ON station_sources(station_fid);
+    CREATE INDEX stations_base_key ON stations(base_key);
     CREATE TABLE station_aliases (
       old_key TEXT PRIMARY KEY,
       new_key TEXT NOT NULL,
@@ -67,6 +89,8 @@ enum Schema {
               '降りつぶし entries: one operator x one service class x one place', 4326);
     INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
       VALUES ('station_sources', 'attributes', 'station_sources', 'source rows of each entry');
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
+      VALUES ('source_records', 'attributes', 'source_records', 'rows as each source gave them');
     INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
       VALUES ('station_aliases', 'attributes', 'station_aliases', 'old keys of merged entries and where they went');
     INSERT INTO gpkg_geometry_columns VALUES ('stations', 'geom', 'POINT', 4326, 0, 0);

@@ -23,6 +23,8 @@ public final class StationStore {
             guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
             try db.transaction { try db.execute(Schema.create) }
         }
+        let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
+        if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
     }
 
     /// Number of entries (open and closed).
@@ -33,7 +35,7 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources"
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired"
 
     static func station(from s: Statement) -> Station {
         Station(key: s.text(0), name: s.text(1), reading: s.optionalText(2), latinName: s.optionalText(3),
@@ -45,7 +47,8 @@ public final class StationStore {
                     let parts = ref.split(separator: ":", maxSplits: 1)
                     return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
                 },
-                isOpen: s.int64(9) != 0)
+                isOpen: s.int64(9) != 0,
+                formerNames: JSONText.decodeStrings(s.text(13)), retired: s.optionalText(14))
     }
 
     /// Every entry, sorted by key.
@@ -83,11 +86,14 @@ public final class StationStore {
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(String)
     case notAStationDatabase(String)
+    case schemaVersion(String, found: Int, expected: Int)
 
     public var description: String {
         switch self {
         case .missing(let p): return "no station database at \(p) (build one with `eki import`)"
         case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
+        case .schemaVersion(let p, let found, let expected):
+            return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
         }
     }
 }
