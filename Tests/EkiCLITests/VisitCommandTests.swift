@@ -16,14 +16,12 @@ import EkiTestSupport
     }
 
     /// A fresh database of station_database `main` (and N02 first or after it).
-    /// `--profile` is given because profile detection of a folder currently crashes in
-    /// `OSMImporter.looksLikeOSM` (OSMByteStream frees its buffer twice when sniffing fails).
     func build(_ name: String, stationDatabase main: String, n02: String? = nil, n02First: Bool = true) -> String {
         let db = path(name)
         try? FileManager.default.removeItem(atPath: db)
         let n02Import = { if let n02 { #expect(eki("import", "--db", db, n02).status == 0) } }
         if n02First { n02Import() }
-        let r = eki("import", "--db", db, "--profile", "station-database", main)
+        let r = eki("import", "--db", db, main)
         #expect(r.status == 0, "\(r.err)")
         if !n02First { n02Import() }
         return db
@@ -131,13 +129,9 @@ import EkiTestSupport
         }
     }
 
-    /// A "next edition" of station_database in which 熱海 (code 100205) is renamed.
+    /// A "next edition" of station_database in which 熱海 (code 100205) is renamed 熱海温泉.
     @Test func renamedStationInANextEdition() throws {
         guard let main = TestPaths.stationDatabaseMain else { return }
-        let db = build("next.gpkg", stationDatabase: main), visits = path("next.sqlite")
-        recordThree(db, visits)
-        let before = try resolved(db, visits)
-
         let next = dir.appendingPathComponent("next-edition")
         let source = URL(fileURLWithPath: main)
         try FileManager.default.createDirectory(at: next.appendingPathComponent("main"), withIntermediateDirectories: true)
@@ -150,18 +144,30 @@ import EkiTestSupport
         let renamed = stations.replacingOccurrences(of: "\n100205,1278,熱海,熱海,あたみ,", with: "\n100205,1278,熱海温泉,熱海温泉,あたみおんせん,")
         #expect(renamed != stations)
         try renamed.write(to: next.appendingPathComponent("main/station.csv"), atomically: true, encoding: .utf8)
-        _ = build("next.gpkg", stationDatabase: next.appendingPathComponent("main").path)
+        let nextMain = next.appendingPathComponent("main").path
 
+        // The next edition imported over the database the visits were recorded on: keys stay.
+        let db = build("next.gpkg", stationDatabase: main), visits = path("next.sqlite")
+        recordThree(db, visits)
+        let before = try resolved(db, visits)
+        #expect(eki("import", "--db", db, nextMain).status == 0)
         let after = try resolved(db, visits)
-        #expect(after[0] == before[0] && after[1] == before[1])   // the two 小田原 entries
-        let atamiNow = after[2]
-        withKnownIssue("pending: an import that renames an entry does not yet write its old key to station_aliases (the lead's merge work)") {
+        #expect(after.map { $0?.key } == before.map { $0?.key })
+        #expect(after.map { $0?.sources } == before.map { $0?.sources })
+        #expect(after[2]?.name == "熱海温泉" && after[2]?.formerNames == ["熱海"])
+        #expect(run(db, visits, "visit", "check").out == "3 visits at 3 station keys: 3 resolve (0 through an alias), 0 orphaned\n")
+        #expect(run(db, visits, "stats", "--by", "operator", "--format", "csv").out.contains("\r\nJR東海,2,429,"))
+        #expect(run(db, visits, "visit", "share").out.contains("  熱海温泉 (JR東海) transfer ★\n"))
+
+        // A database built from scratch from the next edition alone has no record of the old key.
+        let fresh = build("next-fresh.gpkg", stationDatabase: nextMain)
+        let atamiNow = try resolved(fresh, visits)[2]
+        withKnownIssue("pending: a database rebuilt from scratch from a renamed edition cannot map the old key (keys come from names; a refresh keeps them, as above)") {
             #expect(atamiNow?.sources == before[2]?.sources)
         }
         guard atamiNow == nil else { return }
-
-        // What holds today: the visit is orphaned, reported, and never dropped.
-        let check = run(db, visits, "visit", "check")
+        // What holds: the visit is orphaned, reported, and never dropped.
+        let check = run(fresh, visits, "visit", "check")
         #expect(check.status == 1)
         #expect(check.out == """
             3 visits at 3 station keys: 2 resolve (0 through an alias), 1 orphaned
@@ -169,19 +175,16 @@ import EkiTestSupport
               jr東海/c/熱海  visit 3
 
             """)
-        #expect(run(db, visits, "visit", "list").out.contains("(orphaned)"))
-        #expect(run(db, visits, "visit", "export").out.contains("\r\n3,jr東海/c/熱海,2019-08-17,transfer,\r\n"))
-        let stats = run(db, visits, "stats", "--by", "operator")
-        #expect(stats.out.contains("1 visited key resolves to no entry (see `eki visit check`)\n"))
-
-        // Once the alias is written (as the merge will), the visit resolves to the renamed entry.
-        let store = try StationStore(path: db)
+        #expect(run(fresh, visits, "visit", "list").out.contains("(orphaned)"))
+        #expect(run(fresh, visits, "visit", "export").out.contains("\r\n3,jr東海/c/熱海,2019-08-17,transfer,\r\n"))
+        #expect(run(fresh, visits, "stats").out.contains("1 visited key resolves to no entry (see `eki visit check`)\n"))
+        // With an alias to the renamed entry, the visit resolves again.
+        let store = try StationStore(path: fresh)
         try store.db.execute("INSERT INTO station_aliases (old_key, new_key, reason) VALUES ('jr東海/c/熱海', 'jr東海/c/熱海温泉', 'renamed')")
         #expect(try store.resolve(key: Self.atamiJRC)?.sources == before[2]?.sources)
-        let aliased = run(db, visits, "visit", "check")
+        let aliased = run(fresh, visits, "visit", "check")
         #expect(aliased.status == 0)
         #expect(aliased.out.hasPrefix("3 visits at 3 station keys: 3 resolve (1 through an alias), 0 orphaned\nthrough an alias:\n"))
-        #expect(run(db, visits, "stats", "--by", "operator", "--format", "csv").out.contains("\r\nJR東海,2,429,"))
     }
 
     /// The entries the three visits' keys resolve to now.

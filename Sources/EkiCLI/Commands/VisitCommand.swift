@@ -188,7 +188,7 @@ struct VisitCommand: Command {
                                       rows: c.aliased.map { ["  " + $0.recorded, $0.current.key, ids($0.visitIDs)] })
         }
         if !c.closed.isEmpty {
-            out += "closed (visits kept, not in the totals):\n"
+            out += "closed or retired (visits kept, not in the totals):\n"
             out += c.closed.map { "  \($0.key)  \(ids($0.visitIDs))\n" }.joined()
         }
         if !c.orphaned.isEmpty {
