@@ -2,7 +2,10 @@ import Foundation
 
 /// A JSON value with object members kept in the order they were written, so output is stable
 /// and reads in a sensible order (RFC 8259 text, UTF-8, no escaping of non-ASCII).
-indirect enum JSON {
+/// Sendable is declared, not inferred: inferring it for this recursive enum through
+/// `[(String, JSON)]` is a cycle the Swift 6.3 compiler reports as "circular reference" when a
+/// file that builds such an array is compiled incrementally.
+indirect enum JSON: Sendable {
     case string(String)
     case number(Double)
     case int(Int)
