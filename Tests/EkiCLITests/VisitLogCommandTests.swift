@@ -21,16 +21,16 @@ import EkiTestSupport
     /// second visit of one station and a key the sample does not have.
     static let seed = #"""
         id,station,date,kind,note
-        1,東日本旅客鉄道/c/小田原,2019-08-13,board,
-        2,東海旅客鉄道/s/小田原,2019-08-13,alight,こだま 660号
-        3,小田急電鉄/c/小田原,2019-08-13,pass,
-        4,箱根登山鉄道/c/箱根湯本,2019-08-14,alight,
-        5,箱根登山鉄道/c/小田原,2019-08-16,transfer,
-        6,東京地下鉄/c/銀座,2019-08,,"銀座線, 日比谷線 ""どちらか"""
-        7,東日本旅客鉄道/c/東京,,board,
-        8,東日本旅客鉄道/c/小田原,2019-08-20,alight,
-        9,東海旅客鉄道/c/熱海,2019-08-20,board,
-        10,箱根登山鉄道/c/風祭,2019,,
+        1,jr-east/c/小田原,2019-08-13,board,
+        2,jr-central/s/小田原,2019-08-13,alight,こだま 660号
+        3,odakyu/c/小田原,2019-08-13,pass,
+        4,hakone-tozan/c/箱根湯本,2019-08-14,alight,
+        5,hakone-tozan/c/小田原,2019-08-16,transfer,
+        6,tokyo-metro/c/銀座,2019-08,,"銀座線, 日比谷線 ""どちらか"""
+        7,jr-east/c/東京,,board,
+        8,jr-east/c/小田原,2019-08-20,alight,
+        9,jr-central/c/熱海,2019-08-20,board,
+        10,hakone-tozan/c/風祭,2019,,
 
         """#
 
@@ -49,17 +49,17 @@ import EkiTestSupport
     @Test func listOrdersPartialDates() throws {
         let s = try seeded("list")
         #expect(run(s, "visit", "list").out == """
-            id  date        kind      station                       note                         key
-            7   unknown     board     東京 (東日本旅客鉄道)                                      東日本旅客鉄道/c/東京
-            10  2019                  風祭 (箱根登山鉄道)                                        箱根登山鉄道/c/風祭
-            6   2019-08               銀座 (東京地下鉄)             銀座線, 日比谷線 "どちらか"  東京地下鉄/c/銀座
-            1   2019-08-13  board     小田原 (東日本旅客鉄道)                                    東日本旅客鉄道/c/小田原
-            2   2019-08-13  alight    小田原 (東海旅客鉄道 新幹線)  こだま 660号                 東海旅客鉄道/s/小田原
-            3   2019-08-13  pass      小田原 (小田急電鉄)                                        小田急電鉄/c/小田原
-            4   2019-08-14  alight    箱根湯本 (箱根登山鉄道)                                    箱根登山鉄道/c/箱根湯本
-            5   2019-08-16  transfer  小田原 (箱根登山鉄道)                                      箱根登山鉄道/c/小田原
-            8   2019-08-20  alight    小田原 (東日本旅客鉄道)                                    東日本旅客鉄道/c/小田原
-            9   2019-08-20  board     (orphaned)                                                 東海旅客鉄道/c/熱海
+            id  date        kind      station                  note                         key
+            7   unknown     board     東京 (JR東日本)                                       jr-east/c/東京
+            10  2019                  風祭 (箱根登山鉄道)                                   hakone-tozan/c/風祭
+            6   2019-08               銀座 (東京メトロ)        銀座線, 日比谷線 "どちらか"  tokyo-metro/c/銀座
+            1   2019-08-13  board     小田原 (JR東日本)                                     jr-east/c/小田原
+            2   2019-08-13  alight    小田原 (JR東海 新幹線)   こだま 660号                 jr-central/s/小田原
+            3   2019-08-13  pass      小田原 (小田急)                                       odakyu/c/小田原
+            4   2019-08-14  alight    箱根湯本 (箱根登山鉄道)                               hakone-tozan/c/箱根湯本
+            5   2019-08-16  transfer  小田原 (箱根登山鉄道)                                 hakone-tozan/c/小田原
+            8   2019-08-20  alight    小田原 (JR東日本)                                     jr-east/c/小田原
+            9   2019-08-20  board     (orphaned)                                            jr-central/c/熱海
             (10 visits)
 
             """)
@@ -74,15 +74,15 @@ import EkiTestSupport
             Visits 2019 – 2019-08-20
 
             date unknown
-              東京 (東日本旅客鉄道) board ★
+              東京 (JR東日本) board ★
             2019, month unknown
               風祭 (箱根登山鉄道) ★
             2019-08, day unknown
-              銀座 (東京地下鉄) ★ — 銀座線, 日比谷線 "どちらか"
+              銀座 (東京メトロ) ★ — 銀座線, 日比谷線 "どちらか"
             2019-08-13 Tue
-              小田原 (東日本旅客鉄道) board ★
-              小田原 (東海旅客鉄道 新幹線) alight ★ — こだま 660号
-              小田原 (小田急電鉄) pass
+              小田原 (JR東日本) board ★
+              小田原 (JR東海 新幹線) alight ★ — こだま 660号
+              小田原 (小田急) pass
             2019-08-14 Wed
               箱根湯本 (箱根登山鉄道) alight ★
             2019-08-15: no visits
@@ -90,8 +90,8 @@ import EkiTestSupport
               小田原 (箱根登山鉄道) transfer ★
             2019-08-17 – 2019-08-19: no visits (3 days)
             2019-08-20 Tue
-              小田原 (東日本旅客鉄道) alight
-              東海旅客鉄道/c/熱海 (not in the station database) board
+              小田原 (JR東日本) alight
+              jr-central/c/熱海 (not in the station database) board
 
             ★ new stations: 7
             Completed: 7 of 39 open stations (17.95%)
@@ -105,7 +105,7 @@ import EkiTestSupport
             2019, month unknown
               風祭 (箱根登山鉄道) ★
             2019-08, day unknown
-              銀座 (東京地下鉄) ★ — 銀座線, 日比谷線 "どちらか"
+              銀座 (東京メトロ) ★ — 銀座線, 日比谷線 "どちらか"
             2019-08-14 Wed
               箱根湯本 (箱根登山鉄道) alight ★
             2019-08-15: no visits
@@ -113,8 +113,8 @@ import EkiTestSupport
               小田原 (箱根登山鉄道) transfer
             2019-08-17 – 2019-08-19: no visits (3 days)
             2019-08-20 Tue
-              小田原 (東日本旅客鉄道) alight
-              東海旅客鉄道/c/熱海 (not in the station database) board
+              小田原 (JR東日本) alight
+              jr-central/c/熱海 (not in the station database) board
 
             ★ new stations: 3
             Completed: 6 of 39 open stations (15.38%)
@@ -128,12 +128,12 @@ import EkiTestSupport
     @Test func exportWipeImportByteForByte() throws {
         let s = try seeded("roundtrip")
         #expect(run(s, "visit", "rm", "3", "9").out == """
-            removed visit 3: 2019-08-13 pass 小田急電鉄/c/小田原
-            removed visit 9: 2019-08-20 board 東海旅客鉄道/c/熱海
+            removed visit 3: 2019-08-13 pass odakyu/c/小田原
+            removed visit 9: 2019-08-20 board jr-central/c/熱海
 
             """)
         let added = run(s, "visit", "add", "風祭", "--date", "2020-01-02", "--note", "line one\nline \"two\", \\ three")
-        #expect(added.out == "visit 11: 2020-01-02 - 風祭 (箱根登山鉄道) 箱根登山鉄道/c/風祭\n", "\(added.err)")
+        #expect(added.out == "visit 11: 2020-01-02 - 風祭 (箱根登山鉄道) hakone-tozan/c/風祭\n", "\(added.err)")
         let list = run(s, "visit", "list").out
         #expect(list.contains("line one line \"two\", \\ three"))
         for format in ["csv", "json"] {
@@ -152,11 +152,11 @@ import EkiTestSupport
         }
         // A changed note is a conflict; the log's note is kept. A taken id is renumbered.
         let other = path("other.csv")
-        try "id,station,date,kind,note\r\n2,東海旅客鉄道/s/小田原,2019-08-13,alight,ひかり\r\n4,東京地下鉄/c/京橋,2021-03-04,board,\r\n"
+        try "id,station,date,kind,note\r\n2,jr-central/s/小田原,2019-08-13,alight,ひかり\r\n4,tokyo-metro/c/京橋,2021-03-04,board,\r\n"
             .write(toFile: other, atomically: true, encoding: .utf8)
         #expect(run(s, "visit", "import", other).out == """
             \(other): 2 visits: 1 added, 0 already present, 1 conflict, 1 renumbered
-            conflict: visit 2 (東海旅客鉄道/s/小田原 2019-08-13 alight) has note “こだま 660号”; the file has “ひかり”; kept the log's
+            conflict: visit 2 (jr-central/s/小田原 2019-08-13 alight) has note “こだま 660号”; the file has “ひかり”; kept the log's
             renumbered: id 4 was taken; the visit is 12
 
             """)
@@ -167,7 +167,7 @@ import EkiTestSupport
         let s = try seeded("tx")
         let before = run(s, "visit", "export").out
         let bad = path("bad.csv")
-        try "station,date,kind\n東京地下鉄/c/京橋,2021,board\n東京地下鉄/c/銀座,2021-02-30,board\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "station,date,kind\ntokyo-metro/c/京橋,2021,board\ntokyo-metro/c/銀座,2021-02-30,board\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let r = run(s, "visit", "import", bad)
         #expect(r.status == 1)
         #expect(r.err == "eki visit: \(bad): line 3: invalid date '2021-02-30': no such date\n")
@@ -191,7 +191,7 @@ import EkiTestSupport
         let c = Capture()
         var console = c.console
         console.environment = ["EKI_VISITS": path("env.sqlite")]
-        #expect(EkiCommandLine.run(["visit", "add", "東海旅客鉄道/s/小田原", "--db", db], console: console) == 0)
+        #expect(EkiCommandLine.run(["visit", "add", "jr-central/s/小田原", "--db", db], console: console) == 0)
         #expect(FileManager.default.fileExists(atPath: path("env.sqlite")))
     }
 
@@ -202,9 +202,9 @@ import EkiTestSupport
         #expect(run(s, "visit", "frob").status == 64)
         #expect(run(s, "visit", "add").status == 64)
         #expect(run(s, "visit", "add", "小田原", "extra").status == 64)
-        #expect(run(s, "visit", "add", "東日本旅客鉄道/c/東京", "--date", "2019-13").status == 64)
-        #expect(run(s, "visit", "add", "東日本旅客鉄道/c/東京", "--kind", "walk").status == 64)
-        #expect(run(s, "visit", "add", "東日本旅客鉄道/c/東京", "--near", "35.6").status == 64)
+        #expect(run(s, "visit", "add", "jr-east/c/東京", "--date", "2019-13").status == 64)
+        #expect(run(s, "visit", "add", "jr-east/c/東京", "--kind", "walk").status == 64)
+        #expect(run(s, "visit", "add", "jr-east/c/東京", "--near", "35.6").status == 64)
         #expect(run(s, "visit", "list", "--since", "2020", "--until", "2019").status == 64)
         #expect(run(s, "visit", "rm", "abc").status == 64)
         #expect(run(s, "visit", "export", "--format", "xml").status == 64)
@@ -212,8 +212,8 @@ import EkiTestSupport
         #expect(run(s, "stats", "--by", "city").status == 64)
         let missing = run(s, "visit", "rm", "99")
         #expect(missing.status == 1 && missing.err == "eki visit: no visit with id 99\n")
-        let duplicate = run(s, "visit", "add", "東日本旅客鉄道/c/東京", "--kind", "board")
-        #expect(duplicate.status == 1 && duplicate.err == "eki visit: visit 7 already records 東日本旅客鉄道/c/東京 on unknown (board)\n")
+        let duplicate = run(s, "visit", "add", "jr-east/c/東京", "--kind", "board")
+        #expect(duplicate.status == 1 && duplicate.err == "eki visit: visit 7 already records jr-east/c/東京 on unknown (board)\n")
         let notALog = eki("visit", "list", "--visits", s.db)
         #expect(notALog.status == 1 && notALog.err.contains("is not an EkiKit visit log"))
     }

@@ -109,8 +109,8 @@ import EkiTestSupport
     /// Tricky notes survive CSV and JSON; encode → decode → encode is the same bytes.
     @Test func exchangeRoundTrip() throws {
         let log = try log()
-        try log.add(visit("jr東海/s/小田原", "2019-08-13", .alight, note: "こだま, 660号 \"自由席\""))
-        try log.add(visit("jr東日本/c/小田原", "unknown", note: "line one\nline two\r\nthree"))
+        try log.add(visit("jr-central/s/小田原", "2019-08-13", .alight, note: "こだま, 660号 \"自由席\""))
+        try log.add(visit("jr-east/c/小田原", "unknown", note: "line one\nline two\r\nthree"))
         try log.add(visit("x/c/tab", "2019", .pass, note: "\ttab\\backslash\u{1}"))
         try log.add(visit("x/c/plain", "2019-08"))
         let visits = try log.visits()
@@ -141,8 +141,8 @@ import EkiTestSupport
             do { _ = try VisitExchange.decode(text, format: format, file: "f") } catch { #expect(error.description == message) }
         }
         // Other columns are ignored, missing optional ones are empty, BOM and CRLF are fine.
-        let v = try? VisitExchange.decode("\u{FEFF}name,station\r\n小田原,jr東海/s/小田原\r\n", format: .csv, file: "f")
-        #expect(v == [Visit(stationKey: "jr東海/s/小田原")])
+        let v = try? VisitExchange.decode("\u{FEFF}name,station\r\n小田原,jr-central/s/小田原\r\n", format: .csv, file: "f")
+        #expect(v == [Visit(stationKey: "jr-central/s/小田原")])
     }
 
     @Test func mergeReportsConflictsAndKeepsFreeIDs() throws {

@@ -52,36 +52,36 @@ import EkiTestSupport
 
     @Test func keysResolveThroughAliasesAndOrphansAreKept() throws {
         let (store, log) = try sample()
-        try log.add(Visit(stationKey: "東海旅客鉄道/s/小田原", date: try VisitDate(parsing: "2019-08-13")))
+        try log.add(Visit(stationKey: "jr-central/s/小田原", date: try VisitDate(parsing: "2019-08-13")))
         try log.add(Visit(stationKey: "old/c/小田原", date: try VisitDate(parsing: "2018")))
         try log.add(Visit(stationKey: "gone/c/熱海", date: try VisitDate(parsing: "2017"), kind: .alight))
         try log.add(Visit(stationKey: "gone/c/熱海", date: try VisitDate(parsing: "2016"), kind: .pass))
-        try store.db.execute("INSERT INTO station_aliases (old_key, new_key, reason) VALUES ('old/c/小田原', '東海旅客鉄道/s/小田原', 'test')")
+        try store.db.execute("INSERT INTO station_aliases (old_key, new_key, reason) VALUES ('old/c/小田原', 'jr-central/s/小田原', 'test')")
         let visits = try VisitedStations(log: log, store: store)
         #expect(visits.count == 1)
-        #expect(visits.completion(of: "東海旅客鉄道/s/小田原")?.description == "2018")   // the earlier of the two keys
+        #expect(visits.completion(of: "jr-central/s/小田原")?.description == "2018")   // the earlier of the two keys
         #expect(visits.orphanedKeys == ["gone/c/熱海"])
         let check = try log.check(against: store)
         #expect(check.visits == 4 && check.keys == 3)
-        #expect(check.aliased.map { "\($0.recorded)→\($0.current.key) \($0.visitIDs)" } == ["old/c/小田原→東海旅客鉄道/s/小田原 [2]"])
+        #expect(check.aliased.map { "\($0.recorded)→\($0.current.key) \($0.visitIDs)" } == ["old/c/小田原→jr-central/s/小田原 [2]"])
         #expect(check.orphaned.map { "\($0.key) \($0.visitIDs)" } == ["gone/c/熱海 [3, 4]"])
         #expect(try log.count() == 4)
         let stats = try visits.statistics(store: store, by: .operatorName)
         #expect(stats.total == VisitTally(group: "total", visited: 1, total: 39))
-        #expect(stats.groups.first == VisitTally(group: "東海旅客鉄道", visited: 1, total: 2))
+        #expect(stats.groups.first == VisitTally(group: "JR東海", visited: 1, total: 2))
         #expect(stats.orphanedKeys == 1 && stats.closedVisited == 0)
     }
 
     @Test func visitCandidates() throws {
         let (store, _) = try sample()
         #expect(try store.visitCandidates(StationQuery(text: "小田原")).count == 5)
-        #expect(try store.visitCandidates(StationQuery(text: " 小田原 ", operatorName: "東海旅客鉄道")).map(\.key) == ["東海旅客鉄道/s/小田原"])
+        #expect(try store.visitCandidates(StationQuery(text: " 小田原 ", operatorName: "東海旅客鉄道")).map(\.key) == ["jr-central/s/小田原"])
         #expect(try store.visitCandidates(StationQuery(text: "東京", serviceClass: .shinkansen)).map(\.key)
-                == ["東日本旅客鉄道/s/東京", "東海旅客鉄道/s/東京"])
+                == ["jr-central/s/東京", "jr-east/s/東京"])
         #expect(try store.visitCandidates(StationQuery(text: "小田原", near: Coordinate(lat: 35.68, lon: 139.76))).isEmpty)
-        #expect(try store.visitCandidates(StationQuery(text: "箱根登山鉄道/c/風祭")).map(\.name) == ["風祭"])
-        #expect(try store.visitCandidates(StationQuery(text: "箱根登山鉄道/c/風祭", serviceClass: .shinkansen)).isEmpty)
+        #expect(try store.visitCandidates(StationQuery(text: "hakone-tozan/c/風祭")).map(\.name) == ["風祭"])
+        #expect(try store.visitCandidates(StationQuery(text: "hakone-tozan/c/風祭", serviceClass: .shinkansen)).isEmpty)
         // Names and operators compare folded (spaces, full-width forms).
-        #expect(try store.visitCandidates(StationQuery(text: "銀　座", operatorName: "東京地下鉄 ")).map(\.key) == ["東京地下鉄/c/銀座"])
+        #expect(try store.visitCandidates(StationQuery(text: "銀　座", operatorName: "東京地下鉄 ")).map(\.key) == ["tokyo-metro/c/銀座"])
     }
 }

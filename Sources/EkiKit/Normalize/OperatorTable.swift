@@ -308,3 +308,11 @@ private enum AliasCSV {
         return records
     }
 }
+
+extension Station {
+    /// The operator as people say it: the operator table's short name (JR東海, 東京メトロ) when
+    /// the table knows the operator, else the name as published; nil when unknown.
+    public var operatorLabel: String? {
+        OperatorTable.builtIn[id: operatorID]?.shortName ?? operatorName
+    }
+}

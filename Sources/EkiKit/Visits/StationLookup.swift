@@ -43,9 +43,13 @@ extension StationStore {
             let name = TextFold.nameKey(text)
             candidates = try allStations().filter { TextFold.nameKey($0.name) == name }
         }
+        // The operator as any source or the operator table spells it (JR東海 = 東海旅客鉄道 =
+        // jr-central), else as published.
+        let table = try operatorTable()
+        let opID = query.operatorName.flatMap { table.operatorID(for: $0) }
         let op = query.operatorName.map(TextFold.operatorKey)
         return candidates.filter { s in
-            (op == nil || s.operatorName.map(TextFold.operatorKey) == op)
+            (op == nil || (opID != nil ? s.operatorID == opID : s.operatorName.map(TextFold.operatorKey) == op))
                 && (query.serviceClass == nil || s.serviceClass == query.serviceClass)
                 && (query.near == nil || Geodesic.distance(query.near!, s.coordinate) <= query.radius)
         }

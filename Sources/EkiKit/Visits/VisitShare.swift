@@ -93,7 +93,7 @@ public enum VisitShare {
     /// `小田原 (JR東海 新幹線)`, `小田原 (JR東日本)`, or the name alone when the operator is unknown.
     public static func label(_ s: Station) -> String {
         let cls = s.serviceClass == .shinkansen ? "新幹線" : nil
-        let parts = [s.operatorName, cls].compactMap { $0 }
+        let parts = [s.operatorLabel, cls].compactMap { $0 }
         return parts.isEmpty ? s.name : "\(s.name) (\(parts.joined(separator: " ")))"
     }
 }

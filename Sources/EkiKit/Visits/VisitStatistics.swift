@@ -1,6 +1,8 @@
 /// How `eki stats` groups entries.
 public enum VisitGrouping: String, CaseIterable, Sendable {
-    /// By operator name as published (`-` when unknown), both classes together.
+    /// By operator (its short name in the operator table, e.g. JR東海, so that every source's
+    /// spelling counts together; else the name as published, `-` when unknown), both classes
+    /// together.
     case operatorName = "operator"
     /// By line: an entry counts once in each of its lines.
     case line
@@ -11,7 +13,7 @@ public enum VisitGrouping: String, CaseIterable, Sendable {
 
     func groups(of s: Station) -> [String] {
         switch self {
-        case .operatorName: return [s.operatorName ?? "-"]
+        case .operatorName: return [s.operatorLabel ?? "-"]
         case .line: return s.lines.isEmpty ? ["-"] : Array(Set(s.lines))
         case .prefecture: return [s.prefecture ?? "-"]
         case .serviceClass: return [s.serviceClass.rawValue]
