@@ -76,6 +76,21 @@ public final class StationStore {
         return nil
     }
 
+    /// The entry holding most of `refs` (source rows), ties to the oldest entry; nil when no
+    /// entry holds any of them.
+    public func station(sharingSourcesWith refs: [SourceRef]) throws -> Station? {
+        guard !refs.isEmpty else { return nil }
+        var counts: [Int64: Int] = [:]
+        let s = try db.cached("SELECT station_fid FROM station_sources WHERE dataset = ? AND source_id = ?")
+        for r in refs {
+            try s.bind([.text(r.dataset), .text(r.id)])
+            while try s.step() { counts[s.int64(0), default: 0] += 1 }
+            s.reset()
+        }
+        guard let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        return try station(fid: best.key)
+    }
+
     /// The entry with `key`, or nil.
     public func station(key: String) throws -> Station? {
         let s = try db.cached("SELECT \(Self.columns) FROM stations s WHERE s.key = ?")

@@ -29,6 +29,14 @@ public final class VisitLog {
       note TEXT CHECK (note IS NULL OR note <> ''));
     CREATE UNIQUE INDEX visits_identity ON visits (station_key, ifnull(date, ''), ifnull(kind, ''));
     CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """ + keySourcesSchema
+
+    /// The source rows (`dataset:id`) each recorded key stood for when it was last seen in a
+    /// station database: a memo, not part of the exported log, that lets a visit find its
+    /// station again in a database rebuilt from a source that renamed it.
+    static let keySourcesSchema = """
+    CREATE TABLE IF NOT EXISTS key_sources (
+      station_key TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY (station_key, source));
     """
 
     /// The log file used when neither `--visits PATH` nor `$EKI_VISITS` is given:
@@ -66,7 +74,43 @@ public final class VisitLog {
             try db.transaction { try db.execute(Self.schema) }
         } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
             throw VisitLogError.notAVisitLog(path)
+        } else if create {
+            try db.execute(Self.keySourcesSchema)
         }
+    }
+
+    // MARK: Finding the station of a key
+
+    /// Notes which source rows `station` holds, under the recorded `key` (replacing what was
+    /// noted before). Called when a visit is added, imported or checked.
+    public func rememberSources(of station: Station, forKey key: String) throws {
+        try db.transaction {
+            try db.prepare("DELETE FROM key_sources WHERE station_key = ?").run([.text(key)])
+            let insert = try db.prepare("INSERT OR IGNORE INTO key_sources (station_key, source) VALUES (?, ?)")
+            for ref in station.sources { try insert.run([.text(key), .text(ref.description)]) }
+        }
+    }
+
+    /// The source rows noted for `key` (empty when none, or in a log older than the memo).
+    public func sources(forKey key: String) throws -> [SourceRef] {
+        guard try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'key_sources'") == 1 else { return [] }
+        let s = try db.cached("SELECT source FROM key_sources WHERE station_key = ? ORDER BY source")
+        try s.bind([.text(key)])
+        var out: [SourceRef] = []
+        while try s.step() {
+            let parts = s.text(0).split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { out.append(SourceRef(dataset: String(parts[0]), id: String(parts[1]))) }
+        }
+        return out
+    }
+
+    /// The entry a recorded key refers to in `store`: the key itself or through the alias table
+    /// (`StationStore.resolve(key:)`); failing that, the entry holding most of the source rows
+    /// the key stood for when it was recorded (a station renamed in a database rebuilt from
+    /// scratch); nil when neither finds one (the visit is orphaned, and kept).
+    public func resolve(_ key: String, in store: StationStore) throws -> Station? {
+        if let s = try store.resolve(key: key) { return s }
+        return try store.station(sharingSourcesWith: try sources(forKey: key))
     }
 
     /// An empty log in memory (for reading commands when there is no log file yet).

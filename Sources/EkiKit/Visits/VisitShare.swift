@@ -32,7 +32,7 @@ public enum VisitShare {
         var resolved: [String: Station?] = [:]
         func station(_ key: String) throws -> Station? {
             if let s = resolved[key] { return s }
-            let s = try store.resolve(key: key)
+            let s = try log.resolve(key, in: store)
             resolved[key] = s
             return s
         }

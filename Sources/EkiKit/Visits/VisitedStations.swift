@@ -19,7 +19,7 @@ public struct VisitedStations: Sendable {
     public init(log: VisitLog, store: StationStore) throws {
         counting = try log.counting()
         for (key, date) in try log.completions(counting: counting) {
-            guard let s = try store.resolve(key: key) else { orphanedKeys.append(key); continue }
+            guard let s = try log.resolve(key, in: store) else { orphanedKeys.append(key); continue }
             if let known = completions[s.key], known.date <= date { continue }
             completions[s.key] = (s, date)
         }
@@ -85,8 +85,10 @@ extension VisitLog {
         var check = VisitCheck(visits: all.count, keys: order.count)
         for key in order.sorted() {
             let ids = byKey[key]!.sorted()
-            guard let s = try store.resolve(key: key) else { check.orphaned.append((key, ids)); continue }
+            guard let s = try resolve(key, in: store) else { check.orphaned.append((key, ids)); continue }
             if s.key != key { check.aliased.append((key, s, ids)) }
+            // Note the rows the key stands for now (a log opened read-only just skips this).
+            try? rememberSources(of: s, forKey: key)
             if !s.isOpen { check.closed.append((key, ids)) }
         }
         return check
