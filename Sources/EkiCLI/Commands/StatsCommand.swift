@@ -10,7 +10,7 @@ struct StatsCommand: Command {
     --help`) against all open entries, in total and per group, most visited first. Closed
     entries keep their visits but are in no total; orphaned visit keys count nowhere (`eki
     visit check` lists them). By line, an entry counts once in each of its lines.
-      --by G        operator (as published), line, prefecture or class
+      --by G        operator (its short name: JR東海), line, prefecture or class
       --format F    table (default), json or csv
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     """

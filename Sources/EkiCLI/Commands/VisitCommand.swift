@@ -17,7 +17,7 @@ struct VisitCommand: Command {
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
     station database never touches it. Visits refer to stations by key.
-      add      STATION is a key (jr東海/s/小田原) or a name that must match exactly one entry
+      add      STATION is a key (jr-central/s/小田原) or a name that must match exactly one entry
                (compared folded); otherwise the candidates are listed and nothing is recorded.
                --operator, --class shinkansen|conventional and --near LAT,LON (within 5 km)
                narrow a name. The key stored is the entry's current key.

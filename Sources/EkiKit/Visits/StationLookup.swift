@@ -3,7 +3,7 @@ import Foundation
 /// What a person types to name the station of a visit: a key, or a name narrowed by operator,
 /// class and place.
 public struct StationQuery: Sendable, Equatable {
-    /// A station key (`jr東海/s/小田原`), or a station name compared folded (`TextFold.nameKey`).
+    /// A station key (`jr-central/s/小田原`), or a station name compared folded (`TextFold.nameKey`).
     public var text: String
     /// Keep entries whose operator, folded (`TextFold.operatorKey`), equals this one folded.
     public var operatorName: String?

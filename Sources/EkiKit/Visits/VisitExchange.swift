@@ -6,7 +6,7 @@ public enum VisitExchangeFormat: String, CaseIterable, Sendable {
     /// unknown date, a missing kind and a missing note are empty fields.
     case csv
     /// A UTF-8 JSON array with one object per line:
-    /// `{"id": 1, "station": "jr東海/s/小田原", "date": "2019-08-15", "kind": "board", "note": null}`;
+    /// `{"id": 1, "station": "jr-central/s/小田原", "date": "2019-08-15", "kind": "board", "note": null}`;
     /// an unknown date, a missing kind and a missing note are `null`.
     case json
 }
