@@ -1,4 +1,5 @@
 import Foundation
+import EkiKit
 
 /// A JSON value with object members kept in the order they were written, so output is stable
 /// and reads in a sensible order (RFC 8259 text, UTF-8, no escaping of non-ASCII).
@@ -48,19 +49,5 @@ indirect enum JSON: Sendable {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

@@ -115,16 +115,3 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Minimal JSON arrays of strings, as stored in the `lines` and `sources` columns.
-enum JSONText {
-    static func encodeStrings(_ a: [String]) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: a, options: [.withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeStrings(_ s: String) -> [String] {
-        guard let data = s.data(using: .utf8),
-              let a = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
-        return a
-    }
-}
