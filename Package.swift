@@ -40,7 +40,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding", "EkiTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -118,17 +118,16 @@ public final class StoreGazetteer: StationGazetteer {
     }
 
     /// One place: titled with the first entry's name plus 駅 (unless it already ends in 駅), at
-    /// the mean of the entries' points (rounded to 1e-7 degree, about 1 cm), with their extent
-    /// (rounded outward to 1e-7 degree) as bbox when they are not all at one point.
+    /// the mean of the entries' points, with their extent as bbox when they are not all at one
+    /// point; all rounded to 1e-7 degree (about 1 cm), which drops floating-point noise.
     static func candidate(_ group: [Station]) -> GeocodeCandidate {
         let name = group[0].name
         let n = Double(group.count)
-        func mean(_ values: [Double]) -> Double { ((values.reduce(0, +) / n) * 1e7).rounded() / 1e7 }
-        let lat = mean(group.map(\.coordinate.lat)), lon = mean(group.map(\.coordinate.lon))
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / n }
+        func r(_ x: Double) -> Double { (x * 1e7).rounded() / 1e7 }
         let lats = group.map(\.coordinate.lat), lons = group.map(\.coordinate.lon)
-        func r(_ x: Double, _ rule: FloatingPointRoundingRule) -> Double { (x * 1e7).rounded(rule) / 1e7 }
-        let box = BoundingBox(minLon: r(lons.min()!, .down), minLat: r(lats.min()!, .down),
-                              maxLon: r(lons.max()!, .up), maxLat: r(lats.max()!, .up))
+        let lat = r(mean(lats)), lon = r(mean(lons))
+        let box = BoundingBox(minLon: r(lons.min()!), minLat: r(lats.min()!), maxLon: r(lons.max()!), maxLat: r(lats.max()!))
         let flat = box.minLon == box.maxLon && box.minLat == box.maxLat
         return GeocodeCandidate(title: name.hasSuffix("駅") ? name : name + "駅",
                                 coordinate: Coordinate(lat: lat, lon: lon), provider: .stations,
