@@ -273,6 +273,16 @@ import Testing
         }
         // The stock User-Agent was never sent to Nominatim.
         #expect(try server.requests().filter { $0.path.hasPrefix("/ok/") }.isEmpty)
+
+        // An unusable cache file: nothing is sent.
+        let notADatabase = path("not-a-database.sqlite")
+        try String(repeating: "not SQLite ", count: 20).write(toFile: notADatabase, atomically: true, encoding: .utf8)
+        let count = try server.requests().count
+        let r = eki(["geocode", "小田原", "--provider", "gsi", "--endpoint", server.endpoint("ok")],
+                    environment: ["EKI_CACHE": notADatabase])
+        #expect(r.status == 1 && r.err.hasPrefix("eki geocode: not sent: cache database ") && r.err.contains("not a database"))
+        #expect(r.err.split(separator: "\n").count == 1)
+        #expect(try server.requests().count == count)
     }
 
     @Test func cachedQueryMakesNoRequestAndNoCacheDoes() throws {

@@ -114,9 +114,15 @@ final class GeocodeStore: RequestSpacing {
     }
 
     /// Runs `body`, reporting an SQLite failure as `GeocodingError.misconfigured` (the cache
-    /// database is unusable: locked past the busy timeout, read-only, corrupt, full).
+    /// database is unusable: locked past the busy timeout, read-only, corrupt, full), in one
+    /// line (the SQL it quotes may span several).
     private func sql<T>(_ body: () throws -> T) throws(GeocodingError) -> T {
-        do { return try body() } catch { throw .misconfigured(reason: "cache database \(db.path): \(error)") }
+        do {
+            return try body()
+        } catch {
+            let text = "\(error)".split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            throw .misconfigured(reason: "cache database \(db.path): \(text)")
+        }
     }
 }
 
