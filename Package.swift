@@ -28,7 +28,7 @@ let package = Package(
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
-        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl", "CSQLite"]),
+        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl"]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
@@ -40,7 +40,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding", "EkiTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,7 @@ public enum EkiCommandLine {
         "info": InfoCommand.self,
         "visit": VisitCommand.self,
         "stats": StatsCommand.self,
+        "geocode": GeocodeCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

@@ -5,6 +5,8 @@ import EkiTestSupport
 /// Runs `eki` in-process with captured output.
 final class Capture: @unchecked Sendable {
     private let lock = NSLock()
+    /// The environment the command sees (EKI_CACHE, EKI_GSI_ENDPOINT, …); empty by default.
+    var environment: [String: String] = [:]
     private var outText = "", errText = ""
     var out: String { lock.withLock { outText } }
     var err: String { lock.withLock { errText } }
@@ -12,7 +14,7 @@ final class Capture: @unchecked Sendable {
     var console: Console {
         Console(out: { s in self.lock.withLock { self.outText += s } },
                 err: { s in self.lock.withLock { self.errText += s } },
-                environment: [:])
+                environment: environment)
     }
 }
 
@@ -27,8 +29,9 @@ func eki(_ arguments: String...) -> EkiRun {
     eki(arguments)
 }
 
-func eki(_ arguments: [String]) -> EkiRun {
+func eki(_ arguments: [String], environment: [String: String] = [:]) -> EkiRun {
     let c = Capture()
+    c.environment = environment
     let status = EkiCommandLine.run(arguments, console: c.console)
     return EkiRun(status: status, out: c.out, err: c.err)
 }
