@@ -195,7 +195,7 @@ public struct CSVRow {
     /// The field in column `i` as a Double.
     /// - Throws: `ImportError` naming the column when it is not a finite number.
     public func double(_ i: Int) throws(ImportError) -> Double {
-        let s = fields[i].trimmingCharacters(in: .whitespaces)
+        let s = CSVInput.trimmed(fields[i])
         guard let v = Double(s), v.isFinite else {
             throw error(column: i, "'\(fields[i])' is not a number")
         }

@@ -68,7 +68,7 @@ public struct GenericCSVImporter: StationImporter {
                 }
             }
             let lines = (CSVInput.value(row[col["line"]]) ?? "").split(separator: ";")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .map { CSVInput.trimmed(String($0)) }.filter { !$0.isEmpty }
             records.append(SourceRecord(
                 source: SourceRef(dataset: dataset, id: CSVInput.value(row[col["id"]]) ?? "line\(row.line)"),
                 name: name, reading: CSVInput.value(row[col["reading"]]).map(TextFold.hiragana),

@@ -6,7 +6,8 @@ public enum TextFold {
     /// NFKC, composed again with NFC: on this toolchain NFKC alone leaves half-width ﾀﾞ as
     /// タ + U+3099 instead of ダ. Full-width digits and letters become ASCII, U+FA10 becomes 塚.
     public static func nfkc(_ s: String) -> String {
-        s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII is its own NFKC (and cheap)
+        return s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
     /// The match form of a station name: NFKC, ヶ/ケ/ヵ → ケ, spaces (incl. U+3000) and middle

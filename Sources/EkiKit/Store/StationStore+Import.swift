@@ -45,7 +45,7 @@ extension StationStore {
                               today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
         try db.transaction {
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
-            let merge = try rederive(rule: rule, today: today)
+            let merge = try rederive(rule: rule, today: today, batches: batches)
             let counts = try datasetCounts()
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
         }
@@ -68,12 +68,13 @@ extension StationStore {
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for (i, r) in records.enumerated() {
-            try insert.run([.text(dataset), .int(Int64(i)), .text(r.source.id), .text(r.name),
-                            r.reading.map(SQLValue.text) ?? .null, r.latinName.map(SQLValue.text) ?? .null,
-                            r.operatorName.map(SQLValue.text) ?? .null, r.operatorRef.map(SQLValue.text) ?? .null,
-                            .text(r.serviceClass.rawValue), .text(JSONText.encodeStrings(r.lines)),
-                            .double(r.coordinate.lon), .double(r.coordinate.lat),
-                            r.prefecture.map(SQLValue.text) ?? .null, .int(r.isClosed ? 1 : 0)])
+            insert.bind(dataset, at: 1); insert.bind(Int64(i), at: 2); insert.bind(r.source.id, at: 3)
+            insert.bind(r.name, at: 4); insert.bind(r.reading, at: 5); insert.bind(r.latinName, at: 6)
+            insert.bind(r.operatorName, at: 7); insert.bind(r.operatorRef, at: 8)
+            insert.bind(r.serviceClass.rawValue, at: 9); insert.bind(JSONText.encodeStrings(r.lines), at: 10)
+            insert.bind(r.coordinate.lon, at: 11); insert.bind(r.coordinate.lat, at: 12)
+            insert.bind(r.prefecture, at: 13); insert.bind(Int64(r.isClosed ? 1 : 0), at: 14)
+            try insert.runBound()
         }
     }
 

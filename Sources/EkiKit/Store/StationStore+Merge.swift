@@ -29,7 +29,9 @@ extension StationStore {
         return out
     }
 
-    func rederive(rule: EntryRule, today: String) throws -> MergeSummary {
+    func rederive(rule: EntryRule, today: String,
+                  batches: [(dataset: String, records: [SourceRecord])] = []) throws -> MergeSummary {
+        if let summary = try deriveIntoEmptyStore(rule: rule, batches: batches) { return summary }
         let clusters = rule.clusters(from: try sourceRecords())
         let existing = try loadExisting()
         var summary = MergeSummary()
@@ -82,45 +84,40 @@ extension StationStore {
             for (ci, s) in zip(members, stations) { newKey[ci] = s.key; taken.insert(s.key) }
         }
 
-        // Write.
-        let insert = try db.prepare("""
-            INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                                  lines, prefecture, open, lon, lat, sources, former_names, retired)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
-        let update = try db.prepare("""
-            UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
-              operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
-              former_names = ?, retired = ? WHERE fid = ?
-            """)
-        func values(_ s: Station, base: String) -> [SQLValue] {
-            [.blob(GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat)), .text(s.key), .text(base),
-             .text(s.name), s.reading.map(SQLValue.text) ?? .null, s.latinName.map(SQLValue.text) ?? .null,
-             s.operatorName.map(SQLValue.text) ?? .null, s.operatorRef.map(SQLValue.text) ?? .null,
-             .text(s.serviceClass.rawValue), .text(JSONText.encodeStrings(s.lines)), s.prefecture.map(SQLValue.text) ?? .null,
-             .int(s.isOpen ? 1 : 0), .double(s.coordinate.lon), .double(s.coordinate.lat),
-             .text(JSONText.encodeStrings(s.sources.map(\.description))), .text(JSONText.encodeStrings(s.formerNames)),
-             s.retired.map(SQLValue.text) ?? .null]
+        // Write. Many changed points: drop the R-tree triggers and pack the tree afresh at the end.
+        func resolved(_ ci: Int) -> (station: Station, changed: Bool) {
+            var s = clusters[ci].station
+            guard let ei = entryOf[ci] else { s.key = newKey[ci]!; return (s, true) }
+            let old = existing[ei]
+            s.key = old.key
+            s.formerNames = old.station.formerNames
+            if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
+            s.formerNames.removeAll { $0 == s.name }
+            return (s, !(s == old.station && clusters[ci].baseKey == old.baseKey))
         }
+        var writes = existing.count - claimed.count
+        for ci in clusters.indices where resolved(ci).changed { writes += 1 }
+        let bulk = spatialIndexBuild.packs(changedRows: writes, totalRows: clusters.count + existing.count - claimed.count)
+        if bulk { try dropSpatialIndexTriggers() }
+        let insert = try db.prepare(Self.insertStationSQL)
+        let update = try db.prepare(Self.updateStationSQL)
         var fidOfCluster = [Int64](repeating: 0, count: clusters.count)
-        for (ci, c) in clusters.enumerated() {
-            var s = c.station
+        for ci in clusters.indices {
+            let (s, changed) = resolved(ci)
             if let ei = entryOf[ci] {
                 let old = existing[ei]
-                s.key = old.key
-                s.formerNames = old.station.formerNames
-                if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
-                s.formerNames.removeAll { $0 == s.name }
-                if s == old.station && c.baseKey == old.baseKey {
-                    summary.unchanged += 1
-                } else {
-                    try update.run(values(s, base: c.baseKey) + [.int(old.fid)])
+                if changed {
+                    Self.bind(s, base: clusters[ci].baseKey, to: update)
+                    update.bind(old.fid, at: 18)
+                    try update.runBound()
                     summary.updated += 1
+                } else {
+                    summary.unchanged += 1
                 }
                 fidOfCluster[ci] = old.fid
             } else {
-                s.key = newKey[ci]!
-                try insert.run(values(s, base: c.baseKey))
+                Self.bind(s, base: clusters[ci].baseKey, to: insert)
+                try insert.runBound()
                 fidOfCluster[ci] = db.lastInsertRowID
                 summary.added += 1
             }
@@ -147,8 +144,126 @@ extension StationStore {
         try db.execute("DELETE FROM station_sources")
         let insertSource = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
         for (ci, c) in clusters.enumerated() {
-            for ref in c.station.sources { try insertSource.run([.int(fidOfCluster[ci]), .text(ref.dataset), .text(ref.id)]) }
+            for ref in c.station.sources {
+                insertSource.bind(fidOfCluster[ci], at: 1); insertSource.bind(ref.dataset, at: 2); insertSource.bind(ref.id, at: 3)
+                try insertSource.runBound()
+            }
         }
+        if bulk { try rebuildSpatialIndex(); try createSpatialIndexTriggers() }
+        try updateExtent()
+        return summary
+    }
+
+    static let insertStationSQL = """
+        INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
+                              lines, prefecture, open, lon, lat, sources, former_names, retired)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        """
+    static let updateStationSQL = """
+        UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
+          operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
+          former_names = ?, retired = ? WHERE fid = ?
+        """
+
+    /// Binds parameters 1…17 of `insertStationSQL` / `updateStationSQL`.
+    static func bind(_ s: Station, base: String, to st: Statement) {
+        GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
+        st.bind(s.key, at: 2); st.bind(base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
+        st.bind(s.latinName, at: 6); st.bind(s.operatorName, at: 7); st.bind(s.operatorRef, at: 8)
+        st.bind(s.serviceClass.rawValue, at: 9); st.bind(JSONText.encodeStrings(s.lines), at: 10)
+        st.bind(s.prefecture, at: 11); st.bind(Int64(s.isOpen ? 1 : 0), at: 12)
+        st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
+        st.bind(JSONText.encodeStrings(s.sources.map(\.description)), at: 15)
+        st.bind(JSONText.encodeStrings(s.formerNames), at: 16); st.bind(s.retired, at: 17)
+    }
+
+    /// The derivation when the store holds no entries, no aliases and no rows but those of
+    /// `batches` (a first import): the same entries, keys and row ids as the general path gives
+    /// (rows are grouped and ordered the same way, clusters are written in the same order), but
+    /// from the rows in memory instead of read back, one group at a time, with the R-tree
+    /// packed at the end. nil when the store is not in that state.
+    func deriveIntoEmptyStore(rule: EntryRule, batches: [(dataset: String, records: [SourceRecord])]) throws -> MergeSummary? {
+        guard !batches.isEmpty, Set(batches.map(\.dataset)).count == batches.count else { return nil }
+        let total = batches.reduce(0) { $0 + $1.records.count }
+        guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM stations)") == 0,
+              try db.scalarInt("SELECT EXISTS (SELECT 1 FROM station_aliases)") == 0,
+              try db.scalarInt("SELECT count(*) FROM source_records") == Int64(total) else { return nil }
+        // The rows in `ORDER BY dataset, ord` order, as `sourceRecords()` reads them.
+        let sets = batches.map(\.records).enumerated().sorted {
+            batches[$0.offset].dataset.utf8.lexicographicallyPrecedes(batches[$1.offset].dataset.utf8)
+        }.map(\.element)
+        struct Item {
+            var base: String
+            var op: String
+            var set: Int32
+            var index: Int32
+        }
+        var items: [Item] = []
+        items.reserveCapacity(total)
+        for (si, records) in sets.enumerated() {
+            for (i, r) in records.enumerated() {
+                let op = rule.operatorID(r)
+                let base = StationKey.base(operatorKey: op, serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
+                items.append(Item(base: base, op: op, set: Int32(si), index: Int32(i)))
+            }
+        }
+        func record(_ it: Item) -> SourceRecord { sets[Int(it.set)][Int(it.index)] }
+        // Group order: by base key (as `clusters(from:)` sorts its output), then operator id;
+        // inside a group the rule's row order, ties in input order (a stable sort's result).
+        items.sort { a, b in
+            if a.base != b.base { return a.base < b.base }
+            if a.op != b.op { return a.op < b.op }
+            return (a.set, a.index) < (b.set, b.index)
+        }
+        let bulk = spatialIndexBuild.packs(changedRows: total, totalRows: total)
+        if bulk { try dropSpatialIndexTriggers() }
+        let insert = try db.prepare(Self.insertStationSQL)
+        let insertSource = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
+        var taken = Set<String>()
+        var summary = MergeSummary()
+        var start = 0
+        while start < items.count {
+            var end = start + 1
+            while end < items.count && items[end].base == items[start].base { end += 1 }
+            let base = items[start].base
+            var clusters: [Station] = []
+            var g = start
+            while g < end {
+                var h = g + 1
+                while h < end && items[h].op == items[g].op { h += 1 }
+                var rows = items[g..<h].map { (record($0), $0.set, $0.index) }
+                if rows.count > 1 {
+                    rows.sort { a, b in
+                        if rule.rowOrder(a.0, b.0) { return true }
+                        if rule.rowOrder(b.0, a.0) { return false }
+                        return (a.1, a.2) < (b.1, b.2)
+                    }
+                }
+                for c in rule.cluster(rows.map(\.0)) { clusters.append(rule.build(from: c)) }
+                g = h
+            }
+            let none = SourceRef(dataset: "", id: "")
+            if clusters.count > 1 { clusters.sort { ($0.sources.first ?? none) < ($1.sources.first ?? none) } }
+            if clusters.count == 1 && !taken.contains(base) {
+                clusters[0].key = base
+            } else {
+                StationKey.assign(base: base, to: &clusters, forcePlace: true, avoiding: taken)
+            }
+            for s in clusters {
+                taken.insert(s.key)
+                Self.bind(s, base: base, to: insert)
+                try insert.runBound()
+                let fid = db.lastInsertRowID
+                for ref in s.sources {
+                    insertSource.bind(fid, at: 1); insertSource.bind(ref.dataset, at: 2); insertSource.bind(ref.id, at: 3)
+                    try insertSource.runBound()
+                }
+                summary.added += 1
+            }
+            start = end
+        }
+        items = []
+        if bulk { try rebuildSpatialIndex(); try createSpatialIndexTriggers() }
         try updateExtent()
         return summary
     }
