@@ -55,6 +55,7 @@ public struct GenericCSVImporter: StationImporter {
                               message: "no '\(required)' column; name it with --columns \(required)=COLUMN")
         }
         var records: [SourceRecord] = []
+        records.reserveCapacity(table.lineCountEstimate)
         while let row = try table.nextRow() {
             guard let name = CSVInput.value(row[col["name"]]) else {
                 throw row.error(column: col["name"]!, "empty station name")

@@ -29,7 +29,9 @@ public enum TextFold {
     /// lower-cased. (`WILLER　TRAINS` = `WILLER TRAINS` = `willertrains`.)
     public static func operatorKey(_ s: String) -> String {
         var t = nfkc(s)
-        for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        if !t.utf8.allSatisfy({ $0 < 0x80 }) {   // the affixes are not ASCII
+            for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        }
         var out = String.UnicodeScalarView()
         for u in t.unicodeScalars {
             switch u {

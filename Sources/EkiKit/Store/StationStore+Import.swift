@@ -43,10 +43,18 @@ extension StationStore {
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule = EntryRule(),
                               today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
-        try db.transaction {
+        var trace = PhaseTrace()
+        // A larger page cache while writing: fewer dirty pages spilled and read back mid-import.
+        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -65536")
+        defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+        return try db.transaction {
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
+            trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)
+            trace = PhaseTrace()
             let counts = try datasetCounts()
+            trace.mark("dataset counts")
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
         }
     }

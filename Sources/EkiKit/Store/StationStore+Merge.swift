@@ -1,3 +1,5 @@
+import Foundation
+
 /// Re-deriving the entries from every stored source row while keeping keys (see
 /// `StationStore.importBatches`).
 extension StationStore {
@@ -142,16 +144,33 @@ extension StationStore {
         }
         // Which rows make each entry.
         try db.execute("DELETE FROM station_sources")
-        let insertSource = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
-        for (ci, c) in clusters.enumerated() {
-            for ref in c.station.sources {
-                insertSource.bind(fidOfCluster[ci], at: 1); insertSource.bind(ref.dataset, at: 2); insertSource.bind(ref.id, at: 3)
-                try insertSource.runBound()
-            }
+        var sourceRows: [(fid: Int64, ref: SourceRef)] = []
+        for (ci, c) in clusters.enumerated() { for ref in c.station.sources { sourceRows.append((fidOfCluster[ci], ref)) } }
+        sourceRows.sort { a, b in
+            if a.ref.dataset != b.ref.dataset { return utf8Less(a.ref.dataset, b.ref.dataset) }
+            if a.ref.id != b.ref.id { return utf8Less(a.ref.id, b.ref.id) }
+            return a.fid < b.fid
         }
+        try writeStationSources(count: sourceRows.count) { sourceRows[$0] }
         if bulk { try rebuildSpatialIndex(); try createSpatialIndexTriggers() }
         try updateExtent()
         return summary
+    }
+
+    /// Writes `count` rows of `station_sources` (emptied before), `row(i)` in the primary key's
+    /// order so that its B-tree grows at its right edge; for many rows the index on
+    /// `station_fid` is dropped and built again afterwards (one sort instead of a random insert
+    /// per row).
+    func writeStationSources(count: Int, _ row: (Int) -> (fid: Int64, ref: SourceRef)) throws {
+        let rebuildIndex = count >= 10_000
+        if rebuildIndex { try db.execute("DROP INDEX IF EXISTS station_sources_fid") }
+        let insert = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
+        for i in 0..<count {
+            let r = row(i)
+            insert.bind(r.fid, at: 1); insert.bind(r.ref.dataset, at: 2); insert.bind(r.ref.id, at: 3)
+            try insert.runBound()
+        }
+        if rebuildIndex { try db.execute("CREATE INDEX station_sources_fid ON station_sources(station_fid)") }
     }
 
     static let insertStationSQL = """
@@ -198,6 +217,7 @@ extension StationStore {
             var set: Int32
             var index: Int32
         }
+        var trace = PhaseTrace()
         var items: [Item] = []
         items.reserveCapacity(total)
         for (si, records) in sets.enumerated() {
@@ -207,63 +227,86 @@ extension StationStore {
                 items.append(Item(base: base, op: op, set: Int32(si), index: Int32(i)))
             }
         }
-        func record(_ it: Item) -> SourceRecord { sets[Int(it.set)][Int(it.index)] }
         // Group order: by base key (as `clusters(from:)` sorts its output), then operator id;
         // inside a group the rule's row order, ties in input order (a stable sort's result).
+        trace.mark("group keys")
         items.sort { a, b in
             if a.base != b.base { return a.base < b.base }
             if a.op != b.op { return a.op < b.op }
             return (a.set, a.index) < (b.set, b.index)
         }
+        trace.mark("sort")
         let bulk = spatialIndexBuild.packs(changedRows: total, totalRows: total)
         if bulk { try dropSpatialIndexTriggers() }
         let insert = try db.prepare(Self.insertStationSQL)
-        let insertSource = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
+        // Keys containing `@` (the place suffix, or a base that has one) are the only ones two
+        // groups can both claim; `taken` holds those, which is what the general path's set of
+        // every key amounts to here.
         var taken = Set<String>()
+        var fidOf = sets.map { [Int64](repeating: 0, count: $0.count) }
         var summary = MergeSummary()
         var start = 0
         while start < items.count {
             var end = start + 1
             while end < items.count && items[end].base == items[start].base { end += 1 }
             let base = items[start].base
-            var clusters: [Station] = []
+            var clusters: [(station: Station, rows: [(set: Int32, index: Int32)])] = []
             var g = start
             while g < end {
                 var h = g + 1
                 while h < end && items[h].op == items[g].op { h += 1 }
-                var rows = items[g..<h].map { (record($0), $0.set, $0.index) }
+                var rows = items[g..<h].map { (set: $0.set, index: $0.index) }
                 if rows.count > 1 {
                     rows.sort { a, b in
-                        if rule.rowOrder(a.0, b.0) { return true }
-                        if rule.rowOrder(b.0, a.0) { return false }
-                        return (a.1, a.2) < (b.1, b.2)
+                        let ra = sets[Int(a.set)][Int(a.index)], rb = sets[Int(b.set)][Int(b.index)]
+                        if rule.rowOrder(ra, rb) { return true }
+                        if rule.rowOrder(rb, ra) { return false }
+                        return (a.set, a.index) < (b.set, b.index)
                     }
                 }
-                for c in rule.cluster(rows.map(\.0)) { clusters.append(rule.build(from: c)) }
+                let records = rows.map { sets[Int($0.set)][Int($0.index)] }
+                for members in rule.clusterIndices(records) {
+                    clusters.append((rule.build(from: members.map { records[$0] }), members.map { rows[$0] }))
+                }
                 g = h
             }
             let none = SourceRef(dataset: "", id: "")
-            if clusters.count > 1 { clusters.sort { ($0.sources.first ?? none) < ($1.sources.first ?? none) } }
-            if clusters.count == 1 && !taken.contains(base) {
-                clusters[0].key = base
+            if clusters.count > 1 { clusters.sort { ($0.station.sources.first ?? none) < ($1.station.sources.first ?? none) } }
+            var stations = clusters.map(\.station)
+            if stations.count == 1 && !taken.contains(base) {
+                stations[0].key = base
             } else {
-                StationKey.assign(base: base, to: &clusters, forcePlace: true, avoiding: taken)
+                StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
             }
-            for s in clusters {
-                taken.insert(s.key)
+            for (s, c) in zip(stations, clusters) {
+                if s.key.utf8.contains(UInt8(ascii: "@")) { taken.insert(s.key) }
                 Self.bind(s, base: base, to: insert)
                 try insert.runBound()
                 let fid = db.lastInsertRowID
-                for ref in s.sources {
-                    insertSource.bind(fid, at: 1); insertSource.bind(ref.dataset, at: 2); insertSource.bind(ref.id, at: 3)
-                    try insertSource.runBound()
-                }
+                for r in c.rows { fidOf[Int(r.set)][Int(r.index)] = fid }
                 summary.added += 1
             }
             start = end
         }
         items = []
+        trace.mark("cluster and write entries")
+        // Which rows make each entry, in the primary key's order.
+        var order: [(set: Int32, index: Int32)] = []
+        order.reserveCapacity(total)
+        for (si, records) in sets.enumerated() { for i in records.indices { order.append((Int32(si), Int32(i))) } }
+        order.sort { a, b in
+            let x = sets[Int(a.set)][Int(a.index)].source, y = sets[Int(b.set)][Int(b.index)].source
+            if x.dataset != y.dataset { return utf8Less(x.dataset, y.dataset) }
+            if x.id != y.id { return utf8Less(x.id, y.id) }
+            return fidOf[Int(a.set)][Int(a.index)] < fidOf[Int(b.set)][Int(b.index)]
+        }
+        try writeStationSources(count: order.count) { i in
+            let o = order[i]
+            return (fidOf[Int(o.set)][Int(o.index)], sets[Int(o.set)][Int(o.index)].source)
+        }
+        trace.mark("write station_sources")
         if bulk { try rebuildSpatialIndex(); try createSpatialIndexTriggers() }
+        trace.mark("pack R-tree")
         try updateExtent()
         return summary
     }
@@ -277,5 +320,20 @@ extension StationStore {
               last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
             WHERE table_name = 'stations'
             """)
+    }
+}
+
+/// Byte-wise (SQLite BINARY collation) order of two strings' UTF-8.
+@inline(__always) func utf8Less(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            let n = min(x.count, y.count)
+            if n > 0, let p = x.baseAddress, let q = y.baseAddress {
+                let c = memcmp(p, q, n)
+                if c != 0 { return c < 0 }
+            }
+            return x.count < y.count
+        }
     }
 }

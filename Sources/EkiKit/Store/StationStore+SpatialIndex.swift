@@ -1,3 +1,5 @@
+import Foundation
+
 /// Keeping the GeoPackage R-tree (`rtree_stations_geom`) in step with `stations`.
 ///
 /// Row by row, the GeoPackage triggers insert each changed point into the R*Tree (a descent and
@@ -48,5 +50,18 @@ extension StationStore {
 
     func createSpatialIndexTriggers() throws {
         try db.execute(GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid"))
+    }
+}
+
+/// Phase times of an import on stderr when `EKI_TRACE` is set (for profiling).
+struct PhaseTrace {
+    static let enabled = getenv("EKI_TRACE") != nil
+    var last = DispatchTime.now().uptimeNanoseconds
+
+    mutating func mark(_ phase: @autoclosure () -> String) {
+        guard Self.enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        FileHandle.standardError.write(Data("eki-trace: \(phase()) \(String(format: "%.3f", Double(now - last) / 1e9)) s\n".utf8))
+        last = now
     }
 }
