@@ -22,7 +22,7 @@ public struct StationHit: Hashable, Sendable {
 extension StationStore {
     /// The R-tree node cache for the file as it is now (a new one when the file changed).
     func currentNodeCache() throws -> RTreeNodeCache {
-        if let c = nodeCache, c.dataVersion == db.dataVersion { return c }
+        if let c = nodeCache, c.dataVersion == (try db.dataVersion()) { return c }
         let c = try RTreeNodeCache(db: db, table: Self.rtreeTable)
         nodeCache = c
         return c

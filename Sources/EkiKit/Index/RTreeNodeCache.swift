@@ -8,7 +8,7 @@ import Foundation
 /// the exact coordinates decide. A process that asks one question reads a handful of nodes (a
 /// cold `eki bbox` reads ~10); one that asks thousands ends up holding the whole tree (for 1M
 /// entries about 75 MB: 24 bytes per tree cell plus 49 per leaf entry). It is valid for one
-/// version of the file (`Database.dataVersion`); the store drops it when the file changes.
+/// version of the file (`Database.dataVersion()`); the store drops it when the file changes.
 final class RTreeNodeCache {
     /// One node. Internal nodes fill the `child…`/`box`/`shell` arrays, leaves the rest.
     final class Node {
@@ -32,7 +32,7 @@ final class RTreeNodeCache {
 
     let db: Database
     let table: String
-    let dataVersion: UInt32
+    let dataVersion: UInt64
     private(set) var nodes: [Node] = []
     /// Scratch storage reused by queries.
     var spareHeap: NearestHeap?
@@ -42,7 +42,7 @@ final class RTreeNodeCache {
     init(db: Database, table: String) throws {
         self.db = db
         self.table = table
-        dataVersion = db.dataVersion
+        dataVersion = try db.dataVersion()
         _ = try load(nodeno: 1, level: nil)
     }
 

@@ -88,11 +88,17 @@ public final class Database {
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// A number that changes whenever the main database file changes, through this connection
-    /// or any other (`SQLITE_FCNTL_DATA_VERSION`): in-memory caches of the file compare it.
-    public var dataVersion: UInt32 {
-        var v: UInt32 = 0
-        _ = withUnsafeMutablePointer(to: &v) { sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, $0) }
-        return v
+    /// or any other: in-memory caches of the file compare it. (`SQLITE_FCNTL_DATA_VERSION`
+    /// counts this connection's commits; `PRAGMA data_version`, which also takes the read lock
+    /// that notices other connections' commits, counts theirs.)
+    public func dataVersion() throws -> UInt64 {
+        let s = try cached("PRAGMA data_version")
+        defer { s.reset() }
+        guard try s.step() else { return 0 }
+        let others = UInt64(UInt32(truncatingIfNeeded: s.int64(0)))
+        var own: UInt32 = 0
+        _ = withUnsafeMutablePointer(to: &own) { sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, $0) }
+        return others << 32 | UInt64(own)
     }
 
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
