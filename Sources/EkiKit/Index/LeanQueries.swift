@@ -2,6 +2,10 @@
 /// results (row id and point; load the entry with `station(fid:)` when it is tapped), answered
 /// from the R-tree's nodes kept in memory (`RTreeNodeCache`) with no SQL once the nodes a query
 /// needs have been read. Same answers as `stations(in:)` and `nearest(to:k:)`.
+///
+/// Each query first checks that the file has not changed since the nodes were read (one
+/// `PRAGMA data_version`, a lock and unlock of the file: a few µs). A burst of queries inside
+/// `StationStore.readSnapshot` skips that: the read lock is held for the burst.
 
 /// An entry found by a lean query: its row id in `stations` and its exact point.
 public struct StationHit: Hashable, Sendable {
@@ -26,6 +30,14 @@ extension StationStore {
         let c = try RTreeNodeCache(db: db, table: Self.rtreeTable)
         nodeCache = c
         return c
+    }
+
+    /// Runs `body` (a burst of queries, say one map redraw) in a read transaction: the queries
+    /// see one version of the file and the lean ones skip their per-query change check. Other
+    /// connections cannot commit while it runs: keep it short.
+    /// - Throws: `SQLiteError`, or what `body` throws.
+    public func readSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try db.readTransaction(body)
     }
 
     /// Reads the whole R-tree and every leaf's points now, so that later lean queries never

@@ -32,7 +32,7 @@ final class RTreeNodeCache {
 
     let db: Database
     let table: String
-    let dataVersion: UInt64
+    let dataVersion: UInt32
     private(set) var nodes: [Node] = []
     /// Scratch storage reused by queries.
     var spareHeap: NearestHeap?
