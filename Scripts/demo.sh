@@ -11,6 +11,10 @@ rm -f "$db"
 echo "== eki import --db $db Datasets/n02-odawara-tokyo.csv"
 "$eki" import --db "$db" Datasets/n02-odawara-tokyo.csv
 echo
+echo "== eki import --db $db --columns ... Datasets/odawara-readings.csv   (readings join the same entries)"
+"$eki" import --db "$db" --columns id=駅コード,name=駅名,reading=よみ,lat=緯度,lon=経度,operator=事業者,line=路線,class=区分 \
+  Datasets/odawara-readings.csv
+echo
 echo "== eki bbox --db $db 139.760,35.676,139.772,35.686   (viewport around 東京駅)"
 "$eki" bbox --db "$db" 139.760,35.676,139.772,35.686
 echo

@@ -27,8 +27,8 @@ struct OSMFixtureTests {
     func odawaraEntries() throws {
         let entries = EntryRule().entries(from: try OSMImporter(path: odawara).read().records)
         #expect(entries.map(\.key) == [
-            "小田急電鉄/c/小田原", "東日本旅客鉄道/c/小田原", "東日本旅客鉄道/c/鴨宮",
-            "東海旅客鉄道/s/小田原", "箱根登山鉄道/c/箱根板橋",
+            "hakone-tozan/c/箱根板橋", "jr-central/s/小田原", "jr-east/c/小田原", "jr-east/c/鴨宮",
+            "odakyu/c/小田原",
         ])
         let shinkansen = try #require(entries.first { $0.serviceClass == .shinkansen })
         #expect(shinkansen.name == "小田原")
@@ -36,7 +36,7 @@ struct OSMFixtureTests {
         #expect(shinkansen.latinName == "Odawara")
         #expect(shinkansen.lines == ["東海道新幹線"])
         #expect(shinkansen.coordinate == Coordinate(lat: 35.25641, lon: 139.15531))
-        #expect(!entries.contains { $0.key == "東海旅客鉄道/c/小田原" })
+        #expect(!entries.contains { $0.key == "jr-central/c/小田原" })
         let kamonomiya = try #require(entries.first { $0.name == "鴨宮" })
         #expect(kamonomiya.reading == "かものみや")
         // A closed way: the mean of its four distinct nodes (read in a second pass).
@@ -107,7 +107,7 @@ struct OSMFixtureTests {
             "東海旅客鉄道|conventional|東海道本線|node/1",
             "東海旅客鉄道|shinkansen|東海道新幹線|node/1",
         ])
-        #expect(EntryRule().entries(from: batch.records).map(\.key) == ["東海旅客鉄道/c/三島", "東海旅客鉄道/s/三島"])
+        #expect(EntryRule().entries(from: batch.records).map(\.key) == ["jr-central/c/三島", "jr-central/s/三島"])
     }
 
     @Test("A route named 新幹線 is Shinkansen without service or highspeed tags")

@@ -62,7 +62,7 @@ struct OSMRealDataTests {
         #expect(batch.records.allSatisfy { $0.operatorName == "北海道旅客鉄道" })
         let entries = EntryRule().entries(from: batch.records)
         #expect(entries.count == 400)
-        #expect(entries.contains { $0.key == "北海道旅客鉄道/c/小樽" })
+        #expect(entries.contains { $0.key == "jr-hokkaido/c/小樽" })
     }
 
     @Test("Tokyo rail geometry (ways, no stations): 0 entries, no error",

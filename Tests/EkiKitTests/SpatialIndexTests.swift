@@ -72,6 +72,41 @@ import EkiTestSupport
         #expect(try packed.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'rtree_stations_geom_%'") == 6)
     }
 
+    /// A first import into an empty store (rows in memory, one group at a time) writes what the
+    /// general path (every row read back and re-derived) writes: rows, keys, fids, sources.
+    @Test func emptyStorePathEqualsGeneralPath() throws {
+        var records = Self.records()
+        // Same operator, class and name in two places (place-qualified keys), and a name with `@`.
+        records.append(SourceRecord(source: SourceRef(dataset: "csv/synthetic", id: "x1"), name: "S1@xn7", operatorName: "OP1",
+                                    serviceClass: .conventional, lines: ["L1"], coordinate: Coordinate(lat: 35, lon: 139)))
+        let other = SourceRecord(source: SourceRef(dataset: "n02", id: "n1"), name: "S3", operatorName: "OP3",
+                                 serviceClass: .conventional, lines: ["M"], coordinate: Coordinate(lat: 41, lon: 141))
+        func build(_ name: String, fresh: Bool) throws -> StationStore {
+            let path = dir.appendingPathComponent(name).path
+            try? FileManager.default.removeItem(atPath: path)
+            let store = try StationStore(path: path)
+            store.derivesEmptyStoreFromMemory = fresh
+            try store.importBatches([("csv/synthetic", records), ("n02", [other])])
+            return store
+        }
+        let a = try build("fresh.gpkg", fresh: true), b = try build("general.gpkg", fresh: false)
+        for sql in ["SELECT fid, key, base_key, name, lines, sources, lon, lat, open, operator_id FROM stations ORDER BY fid",
+                    "SELECT station_fid, dataset, source_id FROM station_sources ORDER BY 1, 2, 3",
+                    "SELECT id, minx, maxx, miny, maxy FROM rtree_stations_geom ORDER BY id"] {
+            let ra = try a.db.prepare(sql), rb = try b.db.prepare(sql)
+            var n = 0
+            while try ra.step() {
+                #expect(try rb.step())
+                let cols = sql.contains("station_sources") ? 3 : sql.contains("rtree") ? 5 : 10
+                for c in 0..<Int32(cols) { #expect(ra.optionalText(c) == rb.optionalText(c), "\(sql) row \(n) column \(c)") }
+                n += 1
+            }
+            #expect(try !rb.step())
+            #expect(n > 0)
+        }
+        #expect(try a.allStations().contains { $0.key.contains("@") })
+    }
+
     @Test func rtreeValueRoundingMatchesSQLite() throws {
         let db = try Database(path: ":memory:")
         try db.execute("CREATE VIRTUAL TABLE r USING rtree(id, minx, maxx, miny, maxy)")

@@ -22,6 +22,9 @@ struct ImportCommand: Command {
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
       --operator NAME OSM: the operator of stations that have no operator tag
+      --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
+                      jr-east or a name the built-in table knows); stored in the database and
+                      used by every later import
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles:
@@ -40,7 +43,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -97,7 +100,14 @@ struct ImportCommand: Command {
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))
-        let result = try store.importBatches(merged)
+        var aliases: (csv: String, file: String)? = nil
+        if let file = args["operators"] {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ImportError(file: file, message: "cannot read the operator alias file")
+            }
+            aliases = (String(decoding: data, as: UTF8.self), file)
+        }
+        let result = try store.importBatches(merged, operatorAliases: aliases)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }

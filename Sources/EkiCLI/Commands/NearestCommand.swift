@@ -4,7 +4,8 @@ import EkiKit
 struct NearestCommand: Command {
     static let summary = "the k entries nearest a point (nearest first)"
     static let help = """
-    usage: eki nearest [--db PATH] --lat LAT --lon LON [-k N] [--include-closed] [--format F]
+    usage: eki nearest [--db PATH] --lat LAT --lon LON [-k N] [--include-closed]
+                       [--visited | --unvisited] [--format F]
 
     Lists the k entries nearest the point by geodesic distance on the WGS84 ellipsoid (metres),
     nearest first, ties broken by key — the list that separates pins at one place.
@@ -12,7 +13,10 @@ struct NearestCommand: Command {
       -k N               how many (default 10)
       --include-closed   also consider closed stations
       --format F         table (default), json, geojson or csv
-    \(DatabaseOption.help)
+    \(VisitOptions.help)\(DatabaseOption.help)
+    With --visited / --unvisited, the k nearest of those entries. When a visit log exists, every
+    entry carries `visited` and `completed` (its first counting visit's date).
+
     """
 
     let args: Arguments
@@ -22,7 +26,8 @@ struct NearestCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "lat", "lon", "k", "format"], flags: ["include-closed"])
+        args = try Arguments(arguments, valued: Set(["db", "lat", "lon", "k", "format"]).union(VisitOptions.valued),
+                             flags: Set(["include-closed"]).union(VisitOptions.flags))
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         guard let lat = try args.double("lat", in: -90...90), let lon = try args.double("lon", in: -180...180) else {
@@ -31,12 +36,18 @@ struct NearestCommand: Command {
         point = Coordinate(lat: lat, lon: lon)
         k = try args.int("k", default: 10, min: 1)
         format = try OutputFormat(option: args["format"])
+        visitOptions = try VisitOptions(args, console)
     }
+
+    let visitOptions: VisitOptions
 
     func run() throws -> Int32 {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let found = try store.nearest(to: point, k: k, includeClosed: args.has("include-closed"))
-        console.out(StationOutput.render(found.map { StationRow(station: $0.station, distance: $0.distance) }, format: format))
+        let visits = try visitOptions.load(store: store)
+        let found = try store.nearest(to: point, k: k, includeClosed: args.has("include-closed"),
+                                      visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+        console.out(StationOutput.render(VisitOptions.rows(found.map(\.station), distances: found.map(\.distance), visits: visits),
+                                         format: format))
         return 0
     }
 }

@@ -25,19 +25,30 @@ public struct EntryRule: Sendable {
     /// any of them, only those rows decide whether it is open: N02-23, a 2023 snapshot, lists
     /// stations station_database knows have closed since.
     public var closureDatasets: Set<String>
-    /// Maps a row to its operator's id; by default the folded operator name
-    /// (`TextFold.operatorKey`), `-` when the row has none.
+    /// Maps a row to its operator's id: the operator table's id (`jr-east`) when the table
+    /// knows the operator, else the folded operator name (`TextFold.operatorKey`), `-` when the
+    /// row has none.
     public var operatorID: @Sendable (SourceRecord) -> String
 
     public static let defaultPriority = ["n02", "station-database", "ekidata", "gtfs/", "osm", "csv/"]
 
+    /// - Parameter operators: the operator table rows are resolved against (`operatorID`):
+    ///   a row's operator reference (GTFS-JP agency_id → 法人番号) first, then its operator name;
+    ///   an operator the table does not know keeps its folded name as its id.
     public init(linkDistance: Double = 1_500, sourcePriority: [String] = EntryRule.defaultPriority,
                 closureDatasets: Set<String> = ["station-database", "ekidata"],
-                operatorID: @escaping @Sendable (SourceRecord) -> String = EntryRule.foldedOperator) {
+                operators: OperatorTable = .builtIn) {
         self.linkDistance = linkDistance
         self.sourcePriority = sourcePriority
         self.closureDatasets = closureDatasets
-        self.operatorID = operatorID
+        self.operatorID = { r in
+            // Open rows of a former operator belong to its successor today (N02-23 lists 新京成電鉄,
+            // merged into 京成電鉄 in 2025); closed rows keep the operator they closed under.
+            let follow = !r.isClosed
+            if let ref = r.operatorRef, let op = operators.resolve(ref, followSuccessors: follow) { return op.id }
+            if let name = r.operatorName, let op = operators.resolve(name, followSuccessors: follow) { return op.id }
+            return EntryRule.foldedOperator(r)
+        }
     }
 
     /// The folded operator name, `-` when there is none.
@@ -75,9 +86,14 @@ public struct EntryRule: Sendable {
     /// Clusters `records` into keyless entries, in a deterministic order.
     public func clusters(from records: [SourceRecord]) -> [Cluster] {
         var groups: [GroupKey: [SourceRecord]] = [:]
+        struct OperatorKey: Hashable { var name: String?; var ref: String?; var closed: Bool }
+        var ids: [OperatorKey: String] = [:]     // one table look-up per distinct operator
+        var nameKeys: [String: String] = [:]
         for r in records {
-            let k = GroupKey(operatorID: operatorID(r), serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
-            groups[k, default: []].append(r)
+            let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
+            let id = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
+            let nk = nameKeys[r.name] ?? { let v = TextFold.nameKey(r.name); nameKeys[r.name] = v; return v }()
+            groups[GroupKey(operatorID: id, serviceClass: r.serviceClass, nameKey: nk), default: []].append(r)
         }
         var result: [Cluster] = []
         result.reserveCapacity(groups.count)
@@ -85,7 +101,9 @@ public struct EntryRule: Sendable {
             let base = StationKey.base(operatorKey: key.operatorID, serviceClass: key.serviceClass, nameKey: key.nameKey)
             let sorted = rows.sorted(by: rowOrder)
             for cluster in cluster(sorted) {
-                result.append(Cluster(baseKey: base, station: build(from: cluster)))
+                var station = build(from: cluster)
+                station.operatorID = key.operatorID
+                result.append(Cluster(baseKey: base, station: station))
             }
         }
         result.sort { ($0.baseKey, $0.station.sources.first ?? SourceRef(dataset: "", id: "")) <

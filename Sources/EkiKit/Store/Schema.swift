@@ -44,6 +44,7 @@ enum Schema {
       latin_name TEXT,
       operator TEXT,
       operator_ref TEXT,
+      operator_id TEXT NOT NULL,
       class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
       lines TEXT NOT NULL,
       prefecture TEXT,

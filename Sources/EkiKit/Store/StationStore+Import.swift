@@ -24,8 +24,22 @@ extension StationStore {
     /// Imports one dataset (see `importBatches`).
     @discardableResult
     public func importRecords(_ records: [SourceRecord], dataset: String,
-                              rule: EntryRule = EntryRule()) throws -> ImportSummary {
+                              rule: EntryRule? = nil) throws -> ImportSummary {
         try importBatches([(dataset, records)], rule: rule).datasets[0]
+    }
+
+    /// The user's operator aliases stored in the database (an `alias,operator` CSV text), if any.
+    public func operatorAliasesCSV() throws -> String? {
+        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'operator_aliases'")
+        return try s.step() ? s.text(0) : nil
+    }
+
+    /// The built-in operator table with the stored user aliases added.
+    /// - Throws: `OperatorTableError` when the stored aliases no longer fit the table.
+    public func operatorTable() throws -> OperatorTable {
+        var table = OperatorTable.builtIn
+        if let csv = try operatorAliasesCSV() { try table.addAliases(csv: csv, file: "\(db.path) (stored operator aliases)") }
+        return table
     }
 
     /// Replaces the rows of each given dataset with `records` and re-derives every entry from
@@ -40,15 +54,31 @@ extension StationStore {
     /// of the older. An old entry no row maps to any more is marked retired (with today's
     /// date) and kept. Importing the same data again changes nothing.
     /// - Throws: `SQLiteError` (the transaction is rolled back).
+    ///
+    /// - Parameters:
+    ///   - rule: the entry rule; by default one over `operatorTable()` (with `operatorAliases`).
+    ///   - operatorAliases: an `alias,operator` CSV text (`OperatorTable.addAliases`) to store in
+    ///     the database and use from now on, replacing earlier ones.
+    /// - Throws: `OperatorTableError` for a bad alias text, `SQLiteError`.
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
-                              rule: EntryRule = EntryRule(),
+                              rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
                               today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
+        var table = OperatorTable.builtIn
+        if let a = operatorAliases {
+            try table.addAliases(csv: a.csv, file: a.file)
+        } else {
+            table = try operatorTable()
+        }
+        let rule = rule ?? EntryRule(operators: table)
         var trace = PhaseTrace()
         // A larger page cache while writing: fewer dirty pages spilled and read back mid-import.
         let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
         try db.execute("PRAGMA cache_size = -65536")
         defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
         return try db.transaction {
+            if let a = operatorAliases {
+                try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
+            }
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)

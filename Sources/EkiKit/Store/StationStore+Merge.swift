@@ -14,14 +14,7 @@ extension StationStore {
         let s = try db.prepare("SELECT s.fid, s.base_key, \(Self.columns) FROM stations s ORDER BY s.fid")
         var out: [Existing] = []
         while try s.step() {
-            // Columns shift by two: read the station through a view of the remaining columns.
-            let st = Station(key: s.text(2), name: s.text(3), reading: s.optionalText(4), latinName: s.optionalText(5),
-                             operatorName: s.optionalText(6), operatorRef: s.optionalText(7),
-                             serviceClass: ServiceClass(rawValue: s.text(8)) ?? .conventional,
-                             lines: JSONText.decodeStrings(s.text(9)), prefecture: s.optionalText(10),
-                             coordinate: Coordinate(lat: s.double(13), lon: s.double(12)), sources: [],
-                             isOpen: s.int64(11) != 0, formerNames: JSONText.decodeStrings(s.text(15)),
-                             retired: s.optionalText(16))
+            let st = Self.station(from: s, offset: 2)
             out.append(Existing(fid: s.int64(0), key: st.key, baseKey: s.text(1), station: st))
         }
         let refs = try db.prepare("SELECT station_fid, dataset, source_id FROM station_sources")
@@ -73,17 +66,31 @@ extension StationStore {
         var taken = Set(existing.map(\.key))
         let aliases = try db.prepare("SELECT old_key FROM station_aliases")
         while try aliases.step() { taken.insert(aliases.text(0)) }
+        // A base (operator/class/name) that more than one entry now shares is qualified by
+        // place in every key: new entries get `@geohash`, and an old entry holding the plain
+        // base is renamed to its `@geohash` key with the plain key kept as an alias. So the
+        // keys come out the same whatever order the sources were imported in.
+        var clustersPerBase: [String: Int] = [:]
+        for c in clusters { clustersPerBase[c.baseKey, default: 0] += 1 }
         var newByBase: [String: [Int]] = [:]
         for ci in clusters.indices where entryOf[ci] == nil { newByBase[clusters[ci].baseKey, default: []].append(ci) }
         var newKey: [Int: String] = [:]
         for (base, members) in newByBase {
             var stations = members.map { clusters[$0].station }
-            if stations.count == 1 && !taken.contains(base) {
+            if clustersPerBase[base] == 1 && !taken.contains(base) {
                 stations[0].key = base
             } else {
                 StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
             }
             for (ci, s) in zip(members, stations) { newKey[ci] = s.key; taken.insert(s.key) }
+        }
+        var renamed: [Int: String] = [:]      // cluster → new key of its old entry
+        for (ci, c) in clusters.enumerated() where clustersPerBase[c.baseKey, default: 0] > 1 {
+            guard let ei = entryOf[ci], existing[ei].key == c.baseKey else { continue }
+            var one = [c.station]
+            StationKey.assign(base: c.baseKey, to: &one, forcePlace: true, avoiding: taken)
+            renamed[ci] = one[0].key
+            taken.insert(one[0].key)
         }
 
         // Write. Many changed points: drop the R-tree triggers and pack the tree afresh at the end.
@@ -91,7 +98,7 @@ extension StationStore {
             var s = clusters[ci].station
             guard let ei = entryOf[ci] else { s.key = newKey[ci]!; return (s, true) }
             let old = existing[ei]
-            s.key = old.key
+            s.key = renamed[ci] ?? old.key
             s.formerNames = old.station.formerNames
             if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
             s.formerNames.removeAll { $0 == s.name }
@@ -108,9 +115,13 @@ extension StationStore {
             let (s, changed) = resolved(ci)
             if let ei = entryOf[ci] {
                 let old = existing[ei]
+                if let k = renamed[ci] {
+                    try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
+                        .run([.text(old.key), .text(k)])
+                }
                 if changed {
                     Self.bind(s, base: clusters[ci].baseKey, to: update)
-                    update.bind(old.fid, at: 18)
+                    update.bind(old.fid, at: 19)
                     try update.runBound()
                     summary.updated += 1
                 } else {
@@ -175,16 +186,16 @@ extension StationStore {
 
     static let insertStationSQL = """
         INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                              lines, prefecture, open, lon, lat, sources, former_names, retired)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                              lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         """
     static let updateStationSQL = """
         UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
           operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
-          former_names = ?, retired = ? WHERE fid = ?
+          former_names = ?, retired = ?, operator_id = ? WHERE fid = ?
         """
 
-    /// Binds parameters 1…17 of `insertStationSQL` / `updateStationSQL`.
+    /// Binds parameters 1…18 of `insertStationSQL` / `updateStationSQL`.
     static func bind(_ s: Station, base: String, to st: Statement) {
         GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
         st.bind(s.key, at: 2); st.bind(base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
@@ -194,6 +205,7 @@ extension StationStore {
         st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
         st.bind(JSONText.encodeStrings(s.sources.map(\.description)), at: 15)
         st.bind(JSONText.encodeStrings(s.formerNames), at: 16); st.bind(s.retired, at: 17)
+        st.bind(s.operatorID, at: 18)
     }
 
     /// The derivation when the store holds no entries, no aliases and no rows but those of
@@ -202,7 +214,7 @@ extension StationStore {
     /// from the rows in memory instead of read back, one group at a time, with the R-tree
     /// packed at the end. nil when the store is not in that state.
     func deriveIntoEmptyStore(rule: EntryRule, batches: [(dataset: String, records: [SourceRecord])]) throws -> MergeSummary? {
-        guard !batches.isEmpty, Set(batches.map(\.dataset)).count == batches.count else { return nil }
+        guard derivesEmptyStoreFromMemory, !batches.isEmpty, Set(batches.map(\.dataset)).count == batches.count else { return nil }
         let total = batches.reduce(0) { $0 + $1.records.count }
         guard try db.scalarInt("SELECT EXISTS (SELECT 1 FROM stations)") == 0,
               try db.scalarInt("SELECT EXISTS (SELECT 1 FROM station_aliases)") == 0,
@@ -220,9 +232,12 @@ extension StationStore {
         var trace = PhaseTrace()
         var items: [Item] = []
         items.reserveCapacity(total)
+        struct OperatorKey: Hashable { var name: String?; var ref: String?; var closed: Bool }
+        var ids: [OperatorKey: String] = [:]     // one operator look-up per distinct operator
         for (si, records) in sets.enumerated() {
             for (i, r) in records.enumerated() {
-                let op = rule.operatorID(r)
+                let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
+                let op = ids[ok] ?? { let v = rule.operatorID(r); ids[ok] = v; return v }()
                 let base = StationKey.base(operatorKey: op, serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
                 items.append(Item(base: base, op: op, set: Int32(si), index: Int32(i)))
             }
@@ -266,7 +281,9 @@ extension StationStore {
                 }
                 let records = rows.map { sets[Int($0.set)][Int($0.index)] }
                 for members in rule.clusterIndices(records) {
-                    clusters.append((rule.build(from: members.map { records[$0] }), members.map { rows[$0] }))
+                    var station = rule.build(from: members.map { records[$0] })
+                    station.operatorID = items[g].op
+                    clusters.append((station, members.map { rows[$0] }))
                 }
                 g = h
             }

@@ -10,6 +10,9 @@ public final class StationStore {
     /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries
     /// (see `StationStore+Lean.swift`); dropped when the file changes.
     var nodeCache: RTreeNodeCache?
+    /// The first import into an empty store derives entries from the rows in memory
+    /// (`deriveIntoEmptyStore`); tests turn it off to compare with the general path.
+    var derivesEmptyStoreFromMemory = true
 
     /// Opens the database at `path`, creating an empty GeoPackage when the file does not exist
     /// (unless `readOnly`).
@@ -40,20 +43,22 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired"
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id"
 
-    static func station(from s: Statement) -> Station {
-        Station(key: s.text(0), name: s.text(1), reading: s.optionalText(2), latinName: s.optionalText(3),
-                operatorName: s.optionalText(4), operatorRef: s.optionalText(5),
-                serviceClass: ServiceClass(rawValue: s.text(6)) ?? .conventional,
-                lines: JSONText.decodeStrings(s.text(7)), prefecture: s.optionalText(8),
-                coordinate: Coordinate(lat: s.double(11), lon: s.double(10)),
-                sources: JSONText.decodeStrings(s.text(12)).map { ref in
+    /// A station from `columns`, starting at column `o`.
+    static func station(from s: Statement, offset o: Int32 = 0) -> Station {
+        Station(key: s.text(o), name: s.text(o + 1), reading: s.optionalText(o + 2), latinName: s.optionalText(o + 3),
+                operatorName: s.optionalText(o + 4), operatorRef: s.optionalText(o + 5),
+                serviceClass: ServiceClass(rawValue: s.text(o + 6)) ?? .conventional,
+                lines: JSONText.decodeStrings(s.text(o + 7)), prefecture: s.optionalText(o + 8),
+                coordinate: Coordinate(lat: s.double(o + 11), lon: s.double(o + 10)),
+                sources: JSONText.decodeStrings(s.text(o + 12)).map { ref in
                     let parts = ref.split(separator: ":", maxSplits: 1)
                     return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
                 },
-                isOpen: s.int64(9) != 0,
-                formerNames: JSONText.decodeStrings(s.text(13)), retired: s.optionalText(14))
+                isOpen: s.int64(o + 9) != 0,
+                formerNames: JSONText.decodeStrings(s.text(o + 13)), retired: s.optionalText(o + 14),
+                operatorID: s.text(o + 15))
     }
 
     /// Every entry, sorted by key.
@@ -77,6 +82,21 @@ public final class StationStore {
             k = a.text(0)
         }
         return nil
+    }
+
+    /// The entry holding most of `refs` (source rows), ties to the oldest entry; nil when no
+    /// entry holds any of them.
+    public func station(sharingSourcesWith refs: [SourceRef]) throws -> Station? {
+        guard !refs.isEmpty else { return nil }
+        var counts: [Int64: Int] = [:]
+        let s = try db.cached("SELECT station_fid FROM station_sources WHERE dataset = ? AND source_id = ?")
+        for r in refs {
+            try s.bind([.text(r.dataset), .text(r.id)])
+            while try s.step() { counts[s.int64(0), default: 0] += 1 }
+            s.reset()
+        }
+        guard let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        return try station(fid: best.key)
     }
 
     /// The entry with `key`, or nil.
@@ -103,63 +123,3 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-/// Minimal JSON arrays of strings, as stored in the `lines` and `sources` columns. Strings
-/// without `"`, `\\` or control characters (nearly all) are written and read directly, exactly as
-/// JSONSerialization writes them (`["a","b"]`, no spaces, `/` unescaped); anything else goes
-/// through JSONSerialization.
-enum JSONText {
-    static func encodeStrings(_ a: [String]) -> String {
-        var out = "["
-        for (i, s) in a.enumerated() {
-            if s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                return slowEncode(a)
-            }
-            if i > 0 { out += "," }
-            out += "\""
-            out += s
-            out += "\""
-        }
-        out += "]"
-        return out
-    }
-
-    static func slowEncode(_ a: [String]) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: a, options: [.withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeStrings(_ s: String) -> [String] {
-        var s = s
-        return s.withUTF8 { decode($0) } ?? slowDecode(s)
-    }
-
-    /// Reads `["…","…"]` without escapes; nil for anything else.
-    static func decode(_ b: UnsafeBufferPointer<UInt8>) -> [String]? {
-        let quote = UInt8(ascii: "\""), n = b.count
-        guard n >= 2, b[0] == UInt8(ascii: "["), b[n - 1] == UInt8(ascii: "]") else { return nil }
-        if n == 2 { return [] }
-        var out: [String] = []
-        var i = 1
-        while true {
-            guard i < n, b[i] == quote else { return nil }
-            let start = i + 1
-            var j = start
-            while j < n && b[j] != quote {
-                if b[j] == UInt8(ascii: "\\") { return nil }
-                j += 1
-            }
-            guard j < n - 1 else { return nil }
-            out.append(String(decoding: UnsafeBufferPointer(rebasing: b[start..<j]), as: UTF8.self))
-            i = j + 1
-            if b[i] == UInt8(ascii: "]") { return i == n - 1 ? out : nil }
-            guard b[i] == UInt8(ascii: ",") else { return nil }
-            i += 1
-        }
-    }
-
-    static func slowDecode(_ s: String) -> [String] {
-        guard let data = s.data(using: .utf8),
-              let a = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
-        return a
-    }
-}
