@@ -32,6 +32,8 @@ let package = Package(
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
+        // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
 
         // Locating ../shared and temporary files, for the test targets only.
         .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),

@@ -31,6 +31,15 @@ public struct CSVReader {
         bytes.append(contentsOf: more)
     }
 
+    /// Line breaks (LF) from the current position to the end of the input.
+    public var lineBreaksLeft: Int {
+        bytes.withUnsafeBufferPointer { b in
+            var n = 0
+            for i in pos..<b.count where b[i] == 0x0A { n += 1 }
+            return n
+        }
+    }
+
     /// The next record, or nil at the end of the input. An empty line yields `[""]`.
     /// - Throws: `ImportError` for a quote that is never closed (naming the line where the
     ///   field started) or text after a closing quote.
@@ -135,6 +144,10 @@ public struct CSVTable {
     /// The column index of `name`, or nil.
     public func column(_ name: String) -> Int? { index[name] }
 
+    /// Line breaks left in the input: an upper bound on the rows left when no field holds a
+    /// line break (for reserving capacity).
+    public var lineCountEstimate: Int { reader.lineBreaksLeft }
+
     /// Adds the next part of the file when streaming; see `CSVReader.append(_:)`.
     public mutating func append(_ more: [UInt8]) {
         reader.append(more)
@@ -195,7 +208,7 @@ public struct CSVRow {
     /// The field in column `i` as a Double.
     /// - Throws: `ImportError` naming the column when it is not a finite number.
     public func double(_ i: Int) throws(ImportError) -> Double {
-        let s = fields[i].trimmingCharacters(in: .whitespaces)
+        let s = CSVInput.trimmed(fields[i])
         guard let v = Double(s), v.isFinite else {
             throw error(column: i, "'\(fields[i])' is not a number")
         }

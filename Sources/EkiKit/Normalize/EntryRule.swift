@@ -129,6 +129,12 @@ public struct EntryRule: Sendable {
     /// Single-link clusters of rows (already sorted), each cluster in row order.
     func cluster(_ rows: [SourceRecord]) -> [[SourceRecord]] {
         if rows.count == 1 { return [rows] }
+        return clusterIndices(rows).map { $0.map { rows[$0] } }
+    }
+
+    /// `cluster(_:)` as indices into `rows`.
+    func clusterIndices(_ rows: [SourceRecord]) -> [[Int]] {
+        if rows.count == 1 { return [[0]] }
         // Union-find over all pairs: groups are small (one operator's rows of one name).
         var parent = Array(rows.indices)
         func find(_ i: Int) -> Int {
@@ -143,12 +149,12 @@ public struct EntryRule: Sendable {
                 }
             }
         }
-        var byRoot: [Int: [SourceRecord]] = [:]
+        var byRoot: [Int: [Int]] = [:]
         var order: [Int] = []
         for i in rows.indices {
             let r = find(i)
             if byRoot[r] == nil { order.append(r) }
-            byRoot[r, default: []].append(rows[i])
+            byRoot[r, default: []].append(i)
         }
         return order.map { byRoot[$0]! }
     }

@@ -6,7 +6,8 @@ public enum TextFold {
     /// NFKC, composed again with NFC: on this toolchain NFKC alone leaves half-width ﾀﾞ as
     /// タ + U+3099 instead of ダ. Full-width digits and letters become ASCII, U+FA10 becomes 塚.
     public static func nfkc(_ s: String) -> String {
-        s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII is its own NFKC (and cheap)
+        return s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
     /// The match form of a station name: NFKC; a bracketed alternative name dropped
@@ -45,7 +46,9 @@ public enum TextFold {
     /// lower-cased. (`WILLER　TRAINS` = `WILLER TRAINS` = `willertrains`.)
     public static func operatorKey(_ s: String) -> String {
         var t = nfkc(s)
-        for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        if !t.utf8.allSatisfy({ $0 < 0x80 }) {   // the affixes are not ASCII
+            for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        }
         var out = String.UnicodeScalarView()
         for u in t.unicodeScalars {
             switch u {

@@ -70,13 +70,21 @@ extension StationStore {
             table = try operatorTable()
         }
         let rule = rule ?? EntryRule(operators: table)
+        var trace = PhaseTrace()
+        // A larger page cache while writing: fewer dirty pages spilled and read back mid-import.
+        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -65536")
+        defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
         return try db.transaction {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
-            let merge = try rederive(rule: rule, today: today)
+            trace.mark("store source rows")
+            let merge = try rederive(rule: rule, today: today, batches: batches)
+            trace = PhaseTrace()
             let counts = try datasetCounts()
+            trace.mark("dataset counts")
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
         }
     }
@@ -98,12 +106,13 @@ extension StationStore {
             VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for (i, r) in records.enumerated() {
-            try insert.run([.text(dataset), .int(Int64(i)), .text(r.source.id), .text(r.name),
-                            r.reading.map(SQLValue.text) ?? .null, r.latinName.map(SQLValue.text) ?? .null,
-                            r.operatorName.map(SQLValue.text) ?? .null, r.operatorRef.map(SQLValue.text) ?? .null,
-                            .text(r.serviceClass.rawValue), .text(JSONText.encodeStrings(r.lines)),
-                            .double(r.coordinate.lon), .double(r.coordinate.lat),
-                            r.prefecture.map(SQLValue.text) ?? .null, .int(r.isClosed ? 1 : 0)])
+            insert.bind(dataset, at: 1); insert.bind(Int64(i), at: 2); insert.bind(r.source.id, at: 3)
+            insert.bind(r.name, at: 4); insert.bind(r.reading, at: 5); insert.bind(r.latinName, at: 6)
+            insert.bind(r.operatorName, at: 7); insert.bind(r.operatorRef, at: 8)
+            insert.bind(r.serviceClass.rawValue, at: 9); insert.bind(JSONText.encodeStrings(r.lines), at: 10)
+            insert.bind(r.coordinate.lon, at: 11); insert.bind(r.coordinate.lat, at: 12)
+            insert.bind(r.prefecture, at: 13); insert.bind(Int64(r.isClosed ? 1 : 0), at: 14)
+            try insert.runBound()
         }
     }
 

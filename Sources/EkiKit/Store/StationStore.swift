@@ -5,6 +5,14 @@ import Foundation
 /// Reading and writing go through one connection; not thread-safe.
 public final class StationStore {
     public let db: Database
+    /// How imports maintain the R-tree (see `SpatialIndexBuild`).
+    public var spatialIndexBuild: SpatialIndexBuild = .automatic
+    /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries
+    /// (see `StationStore+Lean.swift`); dropped when the file changes.
+    var nodeCache: RTreeNodeCache?
+    /// The first import into an empty store derives entries from the rows in memory
+    /// (`deriveIntoEmptyStore`); tests turn it off to compare with the general path.
+    var derivesEmptyStoreFromMemory = true
 
     /// Opens the database at `path`, creating an empty GeoPackage when the file does not exist
     /// (unless `readOnly`).
