@@ -28,18 +28,21 @@ let package = Package(
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
-        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl", "CSQLite"]),
+        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl"]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
+        // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
 
         // Locating ../shared and temporary files, for the test targets only.
         .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
-        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding", "EkiTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,9 @@ public enum EkiCommandLine {
         "bbox": BBoxCommand.self,
         "nearest": NearestCommand.self,
         "info": InfoCommand.self,
+        "visit": VisitCommand.self,
+        "stats": StatsCommand.self,
+        "geocode": GeocodeCommand.self,
         "search": SearchCommand.self,
         "bench-search": BenchSearchCommand.self,
     ] }
@@ -52,6 +55,8 @@ public enum EkiCommandLine {
 
         Run `eki <command> --help` for a command's options.
         The database is --db PATH, else $EKI_DB, else ./stations.gpkg.
+        The visit log is --visits PATH, else $EKI_VISITS, else $XDG_DATA_HOME/eki/visits.sqlite
+        (~/.local/share/eki/visits.sqlite when XDG_DATA_HOME is not set).
 
         """
     }

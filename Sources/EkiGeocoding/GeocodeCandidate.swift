@@ -1,4 +1,5 @@
 import EkiKit
+import Foundation
 
 /// A source of geocoding answers.
 public enum GeocodeProvider: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
@@ -18,6 +19,24 @@ public enum GeocodeProvider: String, Hashable, Sendable, Codable, CaseIterable, 
 
     /// The order tried when none is configured: offline stations first, then GSI, then Nominatim.
     public static let defaultOrder: [GeocodeProvider] = [.stations, .gsi, .nominatim]
+
+    /// Providers named in a comma-separated list (`stations,gsi`), in its order; names are
+    /// case-insensitive and spaces around them are ignored.
+    /// - Throws: `GeocodingError.misconfigured` for an empty list, an unknown name or a name
+    ///   given twice.
+    public static func list(parsing text: String) throws(GeocodingError) -> [GeocodeProvider] {
+        var out: [GeocodeProvider] = []
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let p = GeocodeProvider(rawValue: name) else {
+                throw .misconfigured(reason: "unknown provider '\(name)' (known: "
+                                     + allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            guard !out.contains(p) else { throw .misconfigured(reason: "provider '\(name)' given twice") }
+            out.append(p)
+        }
+        return out
+    }
 }
 
 /// One place a query may mean, as a provider answered it.

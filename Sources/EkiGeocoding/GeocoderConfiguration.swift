@@ -10,6 +10,7 @@ import Foundation
 /// - `EKI_GSI_ENDPOINT`: base URL of the GSI address search (default https://msearch.gsi.go.jp).
 /// - `EKI_NOMINATIM_ENDPOINT`: base URL of Nominatim (default https://nominatim.openstreetmap.org).
 /// - `EKI_HTTP_TIMEOUT`: total timeout per request in seconds (a positive number).
+/// - `EKI_PROVIDERS`: providers tried in order, comma-separated (default `stations,gsi,nominatim`).
 public struct GeocoderConfiguration: Sendable, Hashable {
     /// The version put in the default User-Agent.
     public static let ekiKitVersion = "0.1.0"
@@ -109,10 +110,10 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     }
 
     /// The defaults, overridden by `EKI_CACHE`, `EKI_USER_AGENT`, `EKI_GSI_ENDPOINT`,
-    /// `EKI_NOMINATIM_ENDPOINT` and `EKI_HTTP_TIMEOUT` (seconds) where set and non-empty
-    /// (`EKI_CACHE` set to empty disables the on-disk cache).
-    /// - Throws: `GeocodingError.misconfigured` when `EKI_HTTP_TIMEOUT` is not a positive number
-    ///   or an endpoint is not an http(s) URL.
+    /// `EKI_NOMINATIM_ENDPOINT`, `EKI_HTTP_TIMEOUT` (seconds) and `EKI_PROVIDERS` where set and
+    /// non-empty (`EKI_CACHE` set to empty disables the on-disk cache).
+    /// - Throws: `GeocodingError.misconfigured` when `EKI_HTTP_TIMEOUT` is not a positive number,
+    ///   an endpoint is not an http(s) URL, or `EKI_PROVIDERS` names an unknown provider.
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment)
         throws(GeocodingError) -> GeocoderConfiguration {
         var c = GeocoderConfiguration(cachePath: defaultCachePath(env))
@@ -127,6 +128,7 @@ public struct GeocoderConfiguration: Sendable, Hashable {
             c.timeout = t
             c.connectTimeout = min(c.connectTimeout, t)
         }
+        if let v = env["EKI_PROVIDERS"], !v.isEmpty { c.providerOrder = try GeocodeProvider.list(parsing: v) }
         try c.validate()
         return c
     }

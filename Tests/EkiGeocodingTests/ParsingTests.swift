@@ -74,6 +74,15 @@ import Testing
         }
     }
 
+    @Test func providerOrderFromEnvironment() throws {
+        #expect(try GeocodeProvider.list(parsing: " Nominatim,gsi ") == [.nominatim, .gsi])
+        #expect(try GeocoderConfiguration.fromEnvironment(["EKI_PROVIDERS": "gsi,stations"]).providerOrder == [.gsi, .stations])
+        for bad in ["", "gsi,", "google", "gsi,gsi"] {
+            #expect(throws: GeocodingError.self) { try GeocodeProvider.list(parsing: bad) }
+        }
+        #expect(throws: GeocodingError.self) { try GeocoderConfiguration.fromEnvironment(["EKI_PROVIDERS": "osm"]) }
+    }
+
     @Test func normalizationFoldsWidthAndSpaces() {
         #expect(Geocoder.normalize("　小田原   駅 ") == "小田原 駅")
         #expect(Geocoder.normalize("ﾀﾞｲﾔ４") == "ダイヤ4")

@@ -7,22 +7,35 @@ import Foundation
 struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
-    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] FILE...
+    usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
+                      [--operator NAME] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
-      --profile P     n02, station-database, ekidata, generic (CSV); detected when not given
+      --profile P     n02, station-database, ekidata, generic (CSV), gtfs, osm; detected when
+                      not given (a folder or .zip with stops.txt and routes.txt is GTFS, an
+                      <osm> document — plain, .gz or .bz2 — is OSM; `-` reads OSM XML from stdin)
       --encoding E    utf-8 or cp932 (CSV; detected when not given)
       --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
                       operator, line, reading, class
+      --modes M       GTFS route modes to read, comma-separated: rail (default: tram, subway,
+                      railway, cable-tram, funicular, monorail and their extended types), bus,
+                      trolleybus, ferry, aerial-lift, other, or all
+      --operator NAME OSM: the operator of stations that have no operator tag
+      --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
+                      jr-east or a name the built-in table knows); stored in the database and
+                      used by every later import
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles:
-      n02               国土数値情報 N02 station CSV (N02_001…N02_005g, lon, lat)
+      n02               国土数値情報 N02 stations: the official GeoJSON (UTF-8 or Shift_JIS) or
+                        a CSV with N02_001…N02_005g, lon, lat
       station-database  station_database main/ or extra/ folder (station.csv, line.csv,
                         register.csv; company.csv beside them or in ../src/)
       ekidata           駅データ.jp station file (line and company files beside it)
       generic           any CSV with a header; --columns maps its columns
+      gtfs              GTFS / GTFS-JP feed, a folder or a .zip
+      osm               OpenStreetMap XML 0.6 (API, Overpass, JOSM, osmium), plain, .gz, .bz2
     """
 
     let args: Arguments
@@ -30,7 +43,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -45,9 +58,18 @@ struct ImportCommand: Command {
         if args["columns"] != nil, let p = args["profile"], p != "generic" {
             throw UsageError("--columns goes with the generic profile")
         }
+        if let m = args["modes"] {
+            guard let parsed = GTFSModes(parsing: m) else {
+                throw UsageError("--modes: '\(m)' is not a list of \(GTFSModes.names.map(\.name).joined(separator: ", ")) or all")
+            }
+            modes = parsed
+        } else {
+            modes = .rail
+        }
     }
 
-    static let profiles = CSVProfile.allCases.map(\.rawValue)
+    let modes: GTFSModes
+    static let profiles = CSVProfile.allCases.map(\.rawValue) + ["gtfs", "osm"]
 
     func run() throws -> Int32 {
         let started = Date()
@@ -68,11 +90,29 @@ struct ImportCommand: Command {
                 if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
             }
         }
-        let store = try StationStore(path: DatabaseOption.path(args, console))
-        let summaries = try store.importBatches(batches.map { ($0.dataset, $0.records) })
-        for s in summaries {
-            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\(s.replaced > 0 ? " (replaced \(s.replaced))" : "")\n")
+        // Inputs of one dataset (several OSM extracts, say) are imported together as one.
+        var merged: [(dataset: String, records: [SourceRecord])] = []
+        for b in batches {
+            if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
+                merged[i].records += b.records
+            } else {
+                merged.append((b.dataset, b.records))
+            }
         }
+        let store = try StationStore(path: DatabaseOption.path(args, console))
+        var aliases: (csv: String, file: String)? = nil
+        if let file = args["operators"] {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ImportError(file: file, message: "cannot read the operator alias file")
+            }
+            aliases = (String(decoding: data, as: UTF8.self), file)
+        }
+        let result = try store.importBatches(merged, operatorAliases: aliases)
+        for s in result.datasets {
+            console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
+        }
+        let m = result.merge
+        console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")
         let elapsed = Date().timeIntervalSince(started)
         console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
@@ -86,6 +126,10 @@ struct ImportCommand: Command {
         }
         let name = (input as NSString).lastPathComponent
         var profile = args["profile"]
+        if profile == nil, input == "-" || OSMImporter.looksLikeOSM(path: input) { profile = "osm" }
+        if profile == nil, GTFSImporter.looksLikeGTFS(path: input) { profile = "gtfs" }
+        if profile == "osm" { return OSMImporter(path: input, operatorOverride: args["operator"]) }
+        if profile == "gtfs" { return GTFSImporter(path: input, modes: modes, feedName: Self.feedName(input)) }
         if profile == nil {
             if isDir.boolValue {
                 let has = { (f: String) in FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent(f)) }
@@ -94,16 +138,34 @@ struct ImportCommand: Command {
             } else if ["line.csv", "register.csv", "company.csv"].contains(name),
                       args.positionals.contains(where: { ($0 as NSString).lastPathComponent == "station.csv" }) {
                 return nil
+            } else if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) {
+                profile = "n02"
             } else {
                 profile = try CSVProfile.detect(path: input, encoding: encoding)?.rawValue ?? "generic"
             }
         }
         switch CSVProfile(rawValue: profile!)! {
-        case .n02: return N02CSVImporter(path: input, encoding: encoding)
+        case .n02:
+            if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) || name.lowercased().hasSuffix(".geojson") {
+                return N02GeoJSONImporter(path: input, encoding: encoding)
+            }
+            return N02CSVImporter(path: input, encoding: encoding)
         case .stationDatabase: return try StationDatabaseImporter(path: input, encoding: encoding)
         case .ekidata: return try EkidataImporter(path: input, encoding: encoding)
         case .generic: return try GenericCSVImporter(path: input, encoding: encoding, columns: args["columns"])
         }
+    }
+
+    /// A feed's name for its dataset (`gtfs/<name>`): the file or folder name without `.zip`;
+    /// for a folder with a generic name (gtfs, feed, data) the parent folder's name.
+    static func feedName(_ input: String) -> String {
+        let url = URL(fileURLWithPath: input).standardizedFileURL
+        var name = url.lastPathComponent
+        if name.lowercased().hasSuffix(".zip") { name = String(name.dropLast(4)) }
+        if ["gtfs", "feed", "data", "."].contains(name.lowercased()) {
+            name = url.deletingLastPathComponent().lastPathComponent + "-" + name
+        }
+        return name
     }
 
     /// Inputs that name the same dataset files are read once.

@@ -5,8 +5,12 @@ struct InfoCommand: Command {
     static let summary = "counts per source, operator and class"
     static let help = """
     usage: eki info [--db PATH] [--format table|json]
+           eki info [--db PATH] --unmatched DATASET [--include-closed] [--format F]
 
-    Prints the number of entries (open and all), per source dataset, and per operator × class.
+    Prints the number of entries (open and all), per source dataset — with how many of them
+    another dataset confirms (matched) — and per operator × class.
+      --unmatched DATASET  list the open entries only DATASET has (no other source matched
+                           them), for a person to check; any station output format
     \(DatabaseOption.help)
     """
 
@@ -15,28 +19,43 @@ struct InfoCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format"], flags: [])
+        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
-        guard format == .table || format == .json else { throw UsageError("--format must be table or json") }
+        guard args["unmatched"] != nil || format == .table || format == .json else {
+            throw UsageError("--format must be table or json")
+        }
     }
 
     func run() throws -> Int32 {
         let path = DatabaseOption.path(args, console)
-        let info = try StationStore(path: path, readOnly: true).info()
+        let store = try StationStore(path: path, readOnly: true)
+        if let dataset = args["unmatched"] {
+            let list = try store.unmatchedEntries(dataset: dataset, includeClosed: args.has("include-closed"))
+            console.out(StationOutput.render(list.map { StationRow(station: $0) }, format: format))
+            return 0
+        }
+        let info = try store.info()
         if format == .json {
             let j = JSON.object([
                 ("database", .string(path)), ("entries", .int(info.entries)), ("open", .int(info.openEntries)),
-                ("datasets", .array(info.datasets.map { .object([("dataset", .string($0.name)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
+                ("retired", .int(info.retiredEntries)),
+                ("datasets", .array(info.datasets.map { .object([("dataset", .string($0.name)), ("entries", .int($0.entries)), ("open", .int($0.open)),
+                                                                 ("matched", .int($0.matched)), ("open_matched", .int($0.openMatched))]) })),
                 ("operators", .array(info.operators.map { .object([("operator", .string($0.operatorName)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
             ])
             console.out(j.text(pretty: true) + "\n")
             return 0
         }
-        var out = "\(path): \(info.entries) entries (\(info.openEntries) open)\n\nby source:\n"
-        out += DisplayWidth.table(header: ["dataset", "entries", "open"],
-                                  rows: info.datasets.map { [$0.name, String($0.entries), String($0.open)] })
+        var out = "\(path): \(info.entries) entries (\(info.openEntries) open, \(info.retiredEntries) retired)\n\nby source:\n"
+        func pct(_ a: Int, _ b: Int) -> String { b == 0 ? "-" : String(format: "%.1f %%", 100 * Double(a) / Double(b)) }
+        out += DisplayWidth.table(header: ["dataset", "entries", "open", "matched", "open matched", "open unmatched"],
+                                  rows: info.datasets.map { [$0.name, String($0.entries), String($0.open),
+                                                             "\($0.matched) (\(pct($0.matched, $0.entries)))",
+                                                             "\($0.openMatched) (\(pct($0.openMatched, $0.open)))",
+                                                             String($0.open - $0.openMatched)] })
+        if info.datasets.count > 1 { out += "(matched: another dataset has rows in the same entry; list the rest with --unmatched DATASET)\n" }
         out += "\nby operator and class:\n"
         out += DisplayWidth.table(header: ["operator", "class", "entries", "open"],
                                   rows: info.operators.map { [$0.operatorName, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })

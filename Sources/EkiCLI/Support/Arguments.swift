@@ -21,7 +21,9 @@ struct Arguments {
         while i < args.count {
             let a = args[i]
             i += 1
-            if onlyPositionals || a == "-" || !a.hasPrefix("-") || Double(a) != nil && !a.hasPrefix("--") {
+            // A negative number or bbox (`-180,-90,180,90`) is a value, not an option.
+            let looksNumeric = a.count > 1 && a.hasPrefix("-") && (a.dropFirst().first.map { $0.isNumber || $0 == "." } ?? false)
+            if onlyPositionals || a == "-" || !a.hasPrefix("-") || looksNumeric {
                 positionals.append(a)
                 continue
             }

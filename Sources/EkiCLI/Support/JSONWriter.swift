@@ -1,8 +1,12 @@
 import Foundation
+import EkiKit
 
 /// A JSON value with object members kept in the order they were written, so output is stable
 /// and reads in a sensible order (RFC 8259 text, UTF-8, no escaping of non-ASCII).
-indirect enum JSON {
+/// Sendable is declared, not inferred: inferring it for this recursive enum through
+/// `[(String, JSON)]` is a cycle the Swift 6.3 compiler reports as "circular reference" when a
+/// file that builds such an array is compiled incrementally.
+indirect enum JSON: Sendable {
     case string(String)
     case number(Double)
     case int(Int)
@@ -45,19 +49,5 @@ indirect enum JSON {
         }
     }
 
-    static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
 }

@@ -36,6 +36,7 @@ enum StationOutput {
         var p: [(String, JSON)] = [
             ("key", .string(s.key)), ("name", .string(s.name)), ("reading", .optional(s.reading)),
             ("latin_name", .optional(s.latinName)), ("operator", .optional(s.operatorName)),
+            ("operator_id", .string(s.operatorID)),
             ("class", .string(s.serviceClass.rawValue)), ("lines", .array(s.lines.map(JSON.string))),
             ("prefecture", .optional(s.prefecture)), ("open", .bool(s.isOpen)),
             ("sources", .array(s.sources.map { .string($0.description) })),
@@ -64,13 +65,13 @@ enum StationOutput {
                 return .object(p)
             }).text(pretty: true) + "\n"
         case .csv:
-            var header = ["key", "name", "reading", "latin_name", "operator", "class", "lines", "prefecture", "open", "lat", "lon", "sources"]
+            var header = ["key", "name", "reading", "latin_name", "operator", "operator_id", "class", "lines", "prefecture", "open", "lat", "lon", "sources"]
             if rows.contains(where: { $0.distance != nil }) { header.append("distance_m") }
             header += rows.first?.extra.map(\.0) ?? []
             var out = header.joined(separator: ",") + "\r\n"
             for r in rows {
                 let s = r.station
-                var f = [s.key, s.name, s.reading ?? "", s.latinName ?? "", s.operatorName ?? "",
+                var f = [s.key, s.name, s.reading ?? "", s.latinName ?? "", s.operatorName ?? "", s.operatorID,
                          s.serviceClass.rawValue, s.lines.joined(separator: ";"), s.prefecture ?? "",
                          s.isOpen ? "1" : "0", String(s.coordinate.lat), String(s.coordinate.lon),
                          s.sources.map(\.description).joined(separator: ";")]
@@ -87,7 +88,7 @@ enum StationOutput {
             header.append("key")
             let body = rows.map { r -> [String] in
                 let s = r.station
-                var f = [s.name + (s.isOpen ? "" : " (closed)"), s.reading ?? "", s.operatorName ?? "-",
+                var f = [s.name + (s.isOpen ? "" : s.retired != nil ? " (retired)" : " (closed)"), s.reading ?? "", s.operatorLabel ?? "-",
                          s.serviceClass == .shinkansen ? "新幹線" : "在来線", s.lines.joined(separator: ", "),
                          String(format: "%.6f", s.coordinate.lat), String(format: "%.6f", s.coordinate.lon)]
                 if withDistance { f.insert(formatDistance(r.distance ?? 0), at: 0) }

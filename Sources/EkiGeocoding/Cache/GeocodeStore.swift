@@ -1,14 +1,16 @@
+import EkiKit
 import Foundation
 import Synchronization
 
-/// The geocoding cache database (SQLite): answers by request key, and the time of the last
-/// request per provider and endpoint, shared by every process that opens the same file.
+/// The geocoding cache database (SQLite, through EkiKit's `Database`): answers by request key,
+/// and the time of the last request per provider and endpoint, shared by every process that
+/// opens the same file.
 ///
 /// Tables: `geocode_cache(key, candidates JSON, stored_at)` and
 /// `request_spacing(key, last_request)`; times are seconds since 1970 (wall clock, so that
-/// separate processes agree).
+/// separate processes agree). One connection per `Geocoder`; not thread-safe.
 final class GeocodeStore: RequestSpacing {
-    private let db: SQLiteConnection
+    private let db: Database
     private let interval: Double
 
     /// Added to the interval so that spacing still holds at the server despite scheduling jitter.
@@ -16,6 +18,9 @@ final class GeocodeStore: RequestSpacing {
     /// A recorded time further ahead than this is taken as a clock that went backwards.
     static let maxReservationAhead = 60.0
 
+    /// Opens (creating it and its folder if needed) the cache database at `path`.
+    /// - Throws: `GeocodingError.misconfigured` when the folder or file cannot be created or
+    ///   opened, or the file is not a usable SQLite database.
     init(path: String, minimumInterval: Double) throws(GeocodingError) {
         let dir = (path as NSString).deletingLastPathComponent
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
@@ -25,15 +30,22 @@ final class GeocodeStore: RequestSpacing {
                 throw .misconfigured(reason: "cannot create cache directory \(dir): \(error.localizedDescription)")
             }
         }
-        db = try SQLiteConnection(path: path)
+        do {
+            db = try Database(path: path)
+        } catch {
+            throw .misconfigured(reason: "cannot open cache database: \(error)")
+        }
         interval = minimumInterval
-        try db.immediateTransaction { () throws(GeocodingError) in
-            try db.execute("""
-                CREATE TABLE IF NOT EXISTS geocode_cache(
-                    key TEXT PRIMARY KEY, candidates TEXT NOT NULL, stored_at REAL NOT NULL);
-                CREATE TABLE IF NOT EXISTS request_spacing(
-                    key TEXT PRIMARY KEY, last_request REAL NOT NULL);
-                """)
+        try sql {
+            // BEGIN IMMEDIATE: two processes creating a fresh file take turns.
+            try db.transaction {
+                try db.execute("""
+                    CREATE TABLE IF NOT EXISTS geocode_cache(
+                        key TEXT PRIMARY KEY, candidates TEXT NOT NULL, stored_at REAL NOT NULL);
+                    CREATE TABLE IF NOT EXISTS request_spacing(
+                        key TEXT PRIMARY KEY, last_request REAL NOT NULL);
+                    """)
+            }
         }
     }
 
@@ -42,20 +54,26 @@ final class GeocodeStore: RequestSpacing {
     /// The candidates stored under `key` no more than `ttl` seconds ago; nil when absent, expired
     /// or unreadable.
     func cached(_ key: String, ttl: Double) throws(GeocodingError) -> [GeocodeCandidate]? {
-        let rows = try db.query("SELECT candidates, stored_at FROM geocode_cache WHERE key = ?1", [.text(key)])
-        guard let row = rows.first, let json = row[0].string, let storedAt = row[1].double,
-              Date().timeIntervalSince1970 - storedAt <= ttl else { return nil }
-        return try? JSONDecoder().decode([GeocodeCandidate].self, from: Data(json.utf8))
+        let row: (json: String, storedAt: Double)? = try sql {
+            let s = try db.cached("SELECT candidates, stored_at FROM geocode_cache WHERE key = ?1")
+            defer { s.reset() }          // release the read lock other processes' writes wait for
+            try s.bind([.text(key)])
+            return try s.step() ? (s.text(0), s.double(1)) : nil
+        }
+        guard let row, Date().timeIntervalSince1970 - row.storedAt <= ttl else { return nil }
+        return try? JSONDecoder().decode([GeocodeCandidate].self, from: Data(row.json.utf8))
     }
 
     /// Stores `candidates` under `key` and drops entries older than `ttl`.
     func store(_ candidates: [GeocodeCandidate], for key: String, ttl: Double) throws(GeocodingError) {
         guard let data = try? JSONEncoder().encode(candidates) else { return }
         let now = Date().timeIntervalSince1970
-        try db.immediateTransaction { () throws(GeocodingError) in
-            try db.query("INSERT OR REPLACE INTO geocode_cache(key, candidates, stored_at) VALUES (?1, ?2, ?3)",
-                         [.text(key), .text(String(decoding: data, as: UTF8.self)), .real(now)])
-            try db.query("DELETE FROM geocode_cache WHERE stored_at < ?1", [.real(now - ttl)])
+        try sql {
+            try db.transaction {
+                try db.cached("INSERT OR REPLACE INTO geocode_cache(key, candidates, stored_at) VALUES (?1, ?2, ?3)")
+                    .run([.text(key), .text(String(decoding: data, as: UTF8.self)), .double(now)])
+                try db.cached("DELETE FROM geocode_cache WHERE stored_at < ?1").run([.double(now - ttl)])
+            }
         }
     }
 
@@ -65,17 +83,22 @@ final class GeocodeStore: RequestSpacing {
     /// then sleeps outside the lock until that slot. Slots are at least the interval apart, so
     /// processes started together take turns instead of bursting.
     func waitForTurn(_ key: String) throws(GeocodingError) {
-        let slot = try db.immediateTransaction { () throws(GeocodingError) -> Double in
-            let now = Date().timeIntervalSince1970
-            let rows = try db.query("SELECT last_request FROM request_spacing WHERE key = ?1", [.text(key)])
-            var slot = now
-            if var last = rows.first?.first?.double {
-                if last > now + Self.maxReservationAhead { last = now }
-                slot = max(now, last + interval + Self.spacingMargin)
+        let slot: Double = try sql {
+            try db.transaction {
+                let now = Date().timeIntervalSince1970
+                let s = try db.cached("SELECT last_request FROM request_spacing WHERE key = ?1")
+                try s.bind([.text(key)])
+                var slot = now
+                if try s.step(), !s.isNull(0) {
+                    var last = s.double(0)
+                    if last > now + Self.maxReservationAhead { last = now }
+                    slot = max(now, last + interval + Self.spacingMargin)
+                }
+                s.reset()
+                try db.cached("INSERT OR REPLACE INTO request_spacing(key, last_request) VALUES (?1, ?2)")
+                    .run([.text(key), .double(slot)])
+                return slot
             }
-            try db.query("INSERT OR REPLACE INTO request_spacing(key, last_request) VALUES (?1, ?2)",
-                         [.text(key), .real(slot)])
-            return slot
         }
         let wait = slot - Date().timeIntervalSince1970
         if wait > 0 { Thread.sleep(forTimeInterval: wait) }
@@ -84,9 +107,21 @@ final class GeocodeStore: RequestSpacing {
     /// Moves the last request time of `key` to now when the request ended after its slot, so a
     /// slow answer does not let the next request follow it too closely. Best effort.
     func finished(_ key: String) {
-        _ = try? db.immediateTransaction { () throws(GeocodingError) in
-            try db.query("UPDATE request_spacing SET last_request = max(last_request, ?2) WHERE key = ?1",
-                         [.text(key), .real(Date().timeIntervalSince1970)])
+        _ = try? db.transaction {
+            try db.cached("UPDATE request_spacing SET last_request = max(last_request, ?2) WHERE key = ?1")
+                .run([.text(key), .double(Date().timeIntervalSince1970)])
+        }
+    }
+
+    /// Runs `body`, reporting an SQLite failure as `GeocodingError.misconfigured` (the cache
+    /// database is unusable: locked past the busy timeout, read-only, corrupt, full), in one
+    /// line (the SQL it quotes may span several).
+    private func sql<T>(_ body: () throws -> T) throws(GeocodingError) -> T {
+        do {
+            return try body()
+        } catch {
+            let text = "\(error)".split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            throw .misconfigured(reason: "cache database \(db.path): \(text)")
         }
     }
 }

@@ -38,10 +38,17 @@ enum CSVInput {
         return Coordinate(lat: la, lon: lo)
     }
 
+    /// `s` without surrounding whitespace; skips Foundation when there is none to trim.
+    static func trimmed(_ s: String) -> String {
+        guard let first = s.utf8.first, let last = s.utf8.last else { return s }
+        let plain = { (b: UInt8) in b > 0x20 && b < 0x80 }
+        return plain(first) && plain(last) ? s : s.trimmingCharacters(in: .whitespaces)
+    }
+
     /// nil for an empty or `NULL` field (station_database writes `NULL` for missing values).
     static func value(_ s: String?) -> String? {
         guard let s else { return nil }
-        let t = s.trimmingCharacters(in: .whitespaces)
+        let t = trimmed(s)
         return t.isEmpty || t == "NULL" ? nil : t
     }
 }

@@ -2,7 +2,7 @@
 /// quotes; CRLF, LF or CR-less last lines. A `"` inside an unquoted field is kept as text (as
 /// csv-spectrum's location_coordinates expects). Records are returned as arrays of strings.
 public struct CSVReader {
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private var pos: Int = 0
     private var currentLine: Int = 1
     /// The file name used in errors.
@@ -20,6 +20,24 @@ public struct CSVReader {
         self.file = file
         self.separator = separator
         if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { pos = 3 }
+    }
+
+    /// Adds more input for streaming a file in parts. Call it after `nextRecord()` returned
+    /// nil, with bytes that start at a record boundary (the input so far ended with a line
+    /// break outside quotes); line numbers continue from the earlier parts.
+    public mutating func append(_ more: [UInt8]) {
+        bytes.removeSubrange(0..<pos)
+        pos = 0
+        bytes.append(contentsOf: more)
+    }
+
+    /// Line breaks (LF) from the current position to the end of the input.
+    public var lineBreaksLeft: Int {
+        bytes.withUnsafeBufferPointer { b in
+            var n = 0
+            for i in pos..<b.count where b[i] == 0x0A { n += 1 }
+            return n
+        }
     }
 
     /// The next record, or nil at the end of the input. An empty line yields `[""]`.
@@ -101,6 +119,13 @@ public struct CSVTable {
     public let header: [String]
     private let index: [String: Int]
     private var reader: CSVReader
+    /// When true, a row with fewer fields than the header reads its missing trailing fields as
+    /// "", and a row with more is read without its extra trailing fields if they are all empty
+    /// (GTFS feeds, Google's sample among them, omit or add trailing commas). Off by default.
+    public var mendsRaggedRows = false
+    /// How many rows `mendsRaggedRows` mended so far, and the line of the first.
+    public private(set) var mendedRows = 0
+    public private(set) var firstMendedLine: Int? = nil
 
     /// - Throws: `ImportError` when the file is empty or the header cannot be read.
     public init(bytes: [UInt8], file: String) throws(ImportError) {
@@ -119,15 +144,34 @@ public struct CSVTable {
     /// The column index of `name`, or nil.
     public func column(_ name: String) -> Int? { index[name] }
 
+    /// Line breaks left in the input: an upper bound on the rows left when no field holds a
+    /// line break (for reserving capacity).
+    public var lineCountEstimate: Int { reader.lineBreaksLeft }
+
+    /// Adds the next part of the file when streaming; see `CSVReader.append(_:)`.
+    public mutating func append(_ more: [UInt8]) {
+        reader.append(more)
+    }
+
     /// The next row, or nil at the end. Blank lines are skipped.
     /// - Throws: `ImportError` for CSV syntax errors and for a row whose field count differs
-    ///   from the header's (a ragged row).
+    ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
     public mutating func nextRow() throws(ImportError) -> CSVRow? {
-        while let fields = try reader.nextRecord() {
+        while var fields = try reader.nextRecord() {
             if fields.count == 1 && fields[0].isEmpty { continue }
             if fields.count != header.count {
-                throw ImportError(file: file, line: reader.line,
-                                  message: "row has \(fields.count) fields, the header has \(header.count)")
+                let mendable = fields.count < header.count || fields[header.count...].allSatisfy(\.isEmpty)
+                guard mendsRaggedRows && mendable else {
+                    throw ImportError(file: file, line: reader.line,
+                                      message: "row has \(fields.count) fields, the header has \(header.count)")
+                }
+                if fields.count < header.count {
+                    fields.append(contentsOf: repeatElement("", count: header.count - fields.count))
+                } else {
+                    fields.removeSubrange(header.count...)
+                }
+                mendedRows += 1
+                if firstMendedLine == nil { firstMendedLine = reader.line }
             }
             return CSVRow(fields: fields, line: reader.line, table: self)
         }
@@ -164,7 +208,7 @@ public struct CSVRow {
     /// The field in column `i` as a Double.
     /// - Throws: `ImportError` naming the column when it is not a finite number.
     public func double(_ i: Int) throws(ImportError) -> Double {
-        let s = fields[i].trimmingCharacters(in: .whitespaces)
+        let s = CSVInput.trimmed(fields[i])
         guard let v = Double(s), v.isFinite else {
             throw error(column: i, "'\(fields[i])' is not a number")
         }

@@ -14,7 +14,7 @@ public struct GenericCSVImporter: StationImporter {
     public let encoding: TextEncoding?
     /// field → column name.
     public let columnMap: [String: String]
-    /// Dataset name: `csv:<file name without extension>` unless given.
+    /// Dataset name: `csv/<file name without extension>` unless given.
     public let dataset: String
 
     /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
@@ -35,7 +35,7 @@ public struct GenericCSVImporter: StationImporter {
         self.path = path
         self.encoding = encoding
         self.columnMap = map
-        self.dataset = dataset ?? "csv:" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        self.dataset = dataset ?? "csv/" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
     }
 
     public func read() throws -> ImportBatch {
@@ -55,6 +55,7 @@ public struct GenericCSVImporter: StationImporter {
                               message: "no '\(required)' column; name it with --columns \(required)=COLUMN")
         }
         var records: [SourceRecord] = []
+        records.reserveCapacity(table.lineCountEstimate)
         while let row = try table.nextRow() {
             guard let name = CSVInput.value(row[col["name"]]) else {
                 throw row.error(column: col["name"]!, "empty station name")
@@ -68,7 +69,7 @@ public struct GenericCSVImporter: StationImporter {
                 }
             }
             let lines = (CSVInput.value(row[col["line"]]) ?? "").split(separator: ";")
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                .map { CSVInput.trimmed(String($0)) }.filter { !$0.isEmpty }
             records.append(SourceRecord(
                 source: SourceRef(dataset: dataset, id: CSVInput.value(row[col["id"]]) ?? "line\(row.line)"),
                 name: name, reading: CSVInput.value(row[col["reading"]]).map(TextFold.hiragana),

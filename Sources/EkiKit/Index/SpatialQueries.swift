@@ -73,8 +73,9 @@ extension StationStore {
         while try s.step() { try body(s.int64(0), s.text(1), s.double(2), s.double(3)) }
     }
 
-    /// The entry with row id `fid`.
-    func station(fid: Int64) throws -> Station {
+    /// The entry with row id `fid` (as lean queries return it).
+    /// - Throws: `SQLiteError` when there is no such row.
+    public func station(fid: Int64) throws -> Station {
         let s = try db.cached("SELECT \(Self.columns) FROM stations s WHERE s.fid = ?")
         s.bind(fid, at: 1)
         defer { s.reset() }

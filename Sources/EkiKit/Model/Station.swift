@@ -9,8 +9,11 @@ public struct Station: Hashable, Sendable {
     public var reading: String?
     /// Latin-script name, when any source gives one.
     public var latinName: String?
-    /// Operator name as published; nil when unknown.
+    /// Operator name as published by the most trusted source; nil when unknown.
     public var operatorName: String?
+    /// The operator's id: the operator table's (`jr-east`) when it knows the operator, else the
+    /// folded name, `-` when unknown. The first part of the key.
+    public var operatorID: String
     /// Operator reference from the source (e.g. GTFS-JP agency_id), when any.
     public var operatorRef: String?
     public var serviceClass: ServiceClass
@@ -24,10 +27,17 @@ public struct Station: Hashable, Sendable {
     public var sources: [SourceRef]
     /// False when every row is closed (station closed, or all its lines closed).
     public var isOpen: Bool
+    /// Names the entry had before a source renamed it, oldest first.
+    public var formerNames: [String]
+    /// The date (YYYY-MM-DD) on which the entry's last source row disappeared from its sources;
+    /// nil while any source still has it. Retired entries are kept for the records that refer
+    /// to them and left out of queries and totals.
+    public var retired: String?
 
     public init(key: String, name: String, reading: String?, latinName: String?, operatorName: String?,
                 operatorRef: String?, serviceClass: ServiceClass, lines: [String], prefecture: String?,
-                coordinate: Coordinate, sources: [SourceRef], isOpen: Bool) {
+                coordinate: Coordinate, sources: [SourceRef], isOpen: Bool,
+                formerNames: [String] = [], retired: String? = nil, operatorID: String = "-") {
         self.key = key
         self.name = name
         self.reading = reading
@@ -40,6 +50,9 @@ public struct Station: Hashable, Sendable {
         self.coordinate = coordinate
         self.sources = sources
         self.isOpen = isOpen
+        self.formerNames = formerNames
+        self.retired = retired
+        self.operatorID = operatorID
     }
 }
 

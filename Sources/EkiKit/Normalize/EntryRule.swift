@@ -1,56 +1,140 @@
 /// The 降りつぶし entry rule (降りつぶし.net): an entry is one operator × one service class
 /// (Shinkansen | conventional) × one place.
 ///
-/// Source rows with the same operator (`TextFold.operatorKey`), the same class and the same name
+/// Source rows with the same operator (`operatorID`), the same class and the same name
 /// (`TextFold.nameKey`) lying within `linkDistance` metres of one another, single-link (a chain
 /// of rows each within the distance of the next), form one entry carrying all their lines. So
 /// 大宮's 東北新幹線 and 上越新幹線 rows are one JR東日本 Shinkansen entry, and 東京's 京葉線 rows
-/// join JR東日本's other conventional lines at 東京.
+/// join JR東日本's other conventional lines at 東京. Rows from different datasets join the same
+/// way, so 東京 from N02 and from station_database is still four entries.
 ///
-/// The result does not depend on row order: rows are sorted by source reference before
-/// anything is taken from them, and entries are returned sorted by key.
+/// What an entry shows when its rows disagree follows `sourcePriority`: name, operator name
+/// and point come from the rows of the highest-priority dataset present; reading, Latin name
+/// and prefecture from the first dataset (in priority order) that has one; lines are the union.
+/// The result does not depend on row order: rows are sorted before anything is taken from them.
 public struct EntryRule: Sendable {
     /// Single-link distance, metres (1.5 km by default, the 降りつぶし.net rule of thumb for one
     /// station whose platforms lie apart).
     public var linkDistance: Double
+    /// Dataset names (or prefixes ending in `/`) from most to least trusted for names and
+    /// points. Default: `n02` (MLIT's surveyed platform lines and official names), then
+    /// `station-database` and `ekidata` (one hand-placed point per station), `gtfs/` (stop
+    /// poles), `osm` (community-mapped, varies), `csv/` (user files).
+    public var sourcePriority: [String]
+    /// Datasets that record closures (closed stations and lines). When an entry has rows from
+    /// any of them, only those rows decide whether it is open: N02-23, a 2023 snapshot, lists
+    /// stations station_database knows have closed since.
+    public var closureDatasets: Set<String>
+    /// Maps a row to its operator's id: the operator table's id (`jr-east`) when the table
+    /// knows the operator, else the folded operator name (`TextFold.operatorKey`), `-` when the
+    /// row has none.
+    public var operatorID: @Sendable (SourceRecord) -> String
 
-    public init(linkDistance: Double = 1_500) {
+    public static let defaultPriority = ["n02", "station-database", "ekidata", "gtfs/", "osm", "csv/"]
+
+    /// - Parameter operators: the operator table rows are resolved against (`operatorID`):
+    ///   a row's operator reference (GTFS-JP agency_id → 法人番号) first, then its operator name;
+    ///   an operator the table does not know keeps its folded name as its id.
+    public init(linkDistance: Double = 1_500, sourcePriority: [String] = EntryRule.defaultPriority,
+                closureDatasets: Set<String> = ["station-database", "ekidata"],
+                operators: OperatorTable = .builtIn) {
         self.linkDistance = linkDistance
+        self.sourcePriority = sourcePriority
+        self.closureDatasets = closureDatasets
+        self.operatorID = { r in
+            // Open rows of a former operator belong to its successor today (N02-23 lists 新京成電鉄,
+            // merged into 京成電鉄 in 2025); closed rows keep the operator they closed under.
+            let follow = !r.isClosed
+            if let ref = r.operatorRef, let op = operators.resolve(ref, followSuccessors: follow) { return op.id }
+            if let name = r.operatorName, let op = operators.resolve(name, followSuccessors: follow) { return op.id }
+            return EntryRule.foldedOperator(r)
+        }
+    }
+
+    /// The folded operator name, `-` when there is none.
+    public static let foldedOperator: @Sendable (SourceRecord) -> String = { r in
+        r.operatorName.map(TextFold.operatorKey).flatMap { $0.isEmpty ? nil : $0 } ?? "-"
     }
 
     /// The group a row belongs to before clustering by place.
     struct GroupKey: Hashable {
-        var operatorKey: String
+        var operatorID: String
         var serviceClass: ServiceClass
         var nameKey: String
     }
 
-    /// Clusters `records` into entries. Every record ends up in exactly one entry.
+    /// An entry before it has a key: its rows and what they show.
+    public struct Cluster: Sendable {
+        /// `<operator id>/<c|s>/<name key>`.
+        public var baseKey: String
+        public var station: Station
+    }
+
+    /// Clusters `records` into entries with keys (see `StationKey`). Every record ends up in
+    /// exactly one entry. Entries are sorted by key.
     public func entries(from records: [SourceRecord]) -> [Station] {
-        var groups: [GroupKey: [SourceRecord]] = [:]
-        for r in records {
-            let k = GroupKey(operatorKey: r.operatorName.map(TextFold.operatorKey) ?? "",
-                             serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
-            groups[k, default: []].append(r)
-        }
+        var byBase: [String: [Station]] = [:]
+        for c in clusters(from: records) { byBase[c.baseKey, default: []].append(c.station) }
         var result: [Station] = []
+        for (base, var stations) in byBase {
+            StationKey.assign(base: base, to: &stations)
+            result.append(contentsOf: stations)
+        }
+        return result.sorted { $0.key < $1.key }
+    }
+
+    /// Clusters `records` into keyless entries, in a deterministic order.
+    public func clusters(from records: [SourceRecord]) -> [Cluster] {
+        var groups: [GroupKey: [SourceRecord]] = [:]
+        struct OperatorKey: Hashable { var name: String?; var ref: String?; var closed: Bool }
+        var ids: [OperatorKey: String] = [:]     // one table look-up per distinct operator
+        var nameKeys: [String: String] = [:]
+        for r in records {
+            let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
+            let id = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
+            let nk = nameKeys[r.name] ?? { let v = TextFold.nameKey(r.name); nameKeys[r.name] = v; return v }()
+            groups[GroupKey(operatorID: id, serviceClass: r.serviceClass, nameKey: nk), default: []].append(r)
+        }
+        var result: [Cluster] = []
         result.reserveCapacity(groups.count)
         for (key, rows) in groups {
-            let sorted = rows.sorted { $0.source < $1.source }
-            let clusters = cluster(sorted)
-            var built = clusters.map { build(from: $0) }
-            let baseKey = StationKey.base(operatorKey: key.operatorKey, serviceClass: key.serviceClass,
-                                          nameKey: key.nameKey)
-            StationKey.assign(base: baseKey, to: &built)
-            result.append(contentsOf: built)
+            let base = StationKey.base(operatorKey: key.operatorID, serviceClass: key.serviceClass, nameKey: key.nameKey)
+            let sorted = rows.sorted(by: rowOrder)
+            for cluster in cluster(sorted) {
+                var station = build(from: cluster)
+                station.operatorID = key.operatorID
+                result.append(Cluster(baseKey: base, station: station))
+            }
         }
-        result.sort { $0.key < $1.key }
+        result.sort { ($0.baseKey, $0.station.sources.first ?? SourceRef(dataset: "", id: "")) <
+                      ($1.baseKey, $1.station.sources.first ?? SourceRef(dataset: "", id: "")) }
         return result
+    }
+
+    /// The rank of a dataset in `sourcePriority` (lower is more trusted).
+    public func rank(_ dataset: String) -> Int {
+        for (i, p) in sourcePriority.enumerated() where dataset == p || (p.hasSuffix("/") && dataset.hasPrefix(p)) {
+            return i
+        }
+        return sourcePriority.count
+    }
+
+    func rowOrder(_ a: SourceRecord, _ b: SourceRecord) -> Bool {
+        let ra = rank(a.source.dataset), rb = rank(b.source.dataset)
+        if ra != rb { return ra < rb }
+        if a.source != b.source { return a.source < b.source }
+        return (a.lines.first ?? "", a.coordinate.lat, a.coordinate.lon) < (b.lines.first ?? "", b.coordinate.lat, b.coordinate.lon)
     }
 
     /// Single-link clusters of rows (already sorted), each cluster in row order.
     func cluster(_ rows: [SourceRecord]) -> [[SourceRecord]] {
         if rows.count == 1 { return [rows] }
+        return clusterIndices(rows).map { $0.map { rows[$0] } }
+    }
+
+    /// `cluster(_:)` as indices into `rows`.
+    func clusterIndices(_ rows: [SourceRecord]) -> [[Int]] {
+        if rows.count == 1 { return [[0]] }
         // Union-find over all pairs: groups are small (one operator's rows of one name).
         var parent = Array(rows.indices)
         func find(_ i: Int) -> Int {
@@ -65,43 +149,47 @@ public struct EntryRule: Sendable {
                 }
             }
         }
-        var byRoot: [Int: [SourceRecord]] = [:]
+        var byRoot: [Int: [Int]] = [:]
         var order: [Int] = []
         for i in rows.indices {
             let r = find(i)
             if byRoot[r] == nil { order.append(r) }
-            byRoot[r, default: []].append(rows[i])
+            byRoot[r, default: []].append(i)
         }
         return order.map { byRoot[$0]! }
     }
 
-    /// One entry from the rows of one cluster (sorted by source reference).
+    /// One entry from the rows of one cluster (sorted by `rowOrder`).
     func build(from rows: [SourceRecord]) -> Station {
         let first = rows[0]
+        let topRank = rank(first.source.dataset)
         var lines: [String] = []
         var seenLines = Set<String>()
-        var sumLat = 0.0, sumLon = 0.0
-        var sources: [SourceRef] = []
-        var seenSources = Set<SourceRef>()
+        var sumLat = 0.0, sumLon = 0.0, n = 0.0
+        var sources = Set<SourceRef>()
         for r in rows {
             for l in r.lines where seenLines.insert(l).inserted { lines.append(l) }
-            sumLat += r.coordinate.lat
-            sumLon += r.coordinate.lon
-            if seenSources.insert(r.source).inserted { sources.append(r.source) }
+            if rank(r.source.dataset) == topRank {
+                sumLat += r.coordinate.lat
+                sumLon += r.coordinate.lon
+                n += 1
+            }
+            sources.insert(r.source)
         }
-        let n = Double(rows.count)
+        let closureRows = rows.filter { closureDatasets.contains($0.source.dataset) }
+        let isOpen = (closureRows.isEmpty ? rows : closureRows).contains { !$0.isClosed }
         return Station(
             key: "",
             name: first.name,
             reading: rows.lazy.compactMap(\.reading).first,
             latinName: rows.lazy.compactMap(\.latinName).first,
-            operatorName: first.operatorName,
+            operatorName: first.operatorName ?? rows.lazy.compactMap(\.operatorName).first,
             operatorRef: rows.lazy.compactMap(\.operatorRef).first,
             serviceClass: first.serviceClass,
             lines: lines,
             prefecture: rows.lazy.compactMap(\.prefecture).first,
             coordinate: Coordinate(lat: sumLat / n, lon: sumLon / n),
             sources: sources.sorted(),
-            isOpen: rows.contains { !$0.isClosed })
+            isOpen: isOpen)
     }
 }

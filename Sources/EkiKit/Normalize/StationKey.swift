@@ -4,9 +4,10 @@
 /// (`TextFold.operatorKey`, `-` when unknown), class is `s` (Shinkansen) or `c` (conventional)
 /// and name is the folded name (`TextFold.nameKey`); e.g. `東日本旅客鉄道/c/東京`.
 /// When one operator has two or more entries of one class and name (e.g. 市役所前 in different
-/// cities), each of them gets `@` and the geohash of its point, 5 characters (≈ 4.9 km cells),
-/// lengthened until they differ: `…/市役所前@xn0m7`. The key depends only on the rows'
-/// content, never on their order, so rebuilding from the same data gives the same keys.
+/// cities), each of them gets `@` and the geohash of its point, 3 characters (≈ 156 km cells, so
+/// that another source's point for the same station almost always gives the same cell),
+/// lengthened until they differ: `…/市役所前@xn7`. The key depends only on the rows' content,
+/// never on their order, so rebuilding from the same data gives the same keys.
 public enum StationKey {
     /// The key before place disambiguation.
     public static func base(operatorKey: String, serviceClass: ServiceClass, nameKey: String) -> String {
@@ -15,21 +16,28 @@ public enum StationKey {
     }
 
     /// Gives every entry of one (operator, class, name) group its key: the base alone when
-    /// the group has one entry, else base + `@` + geohash of increasing precision until the
-    /// keys are distinct.
-    static func assign(base: String, to entries: inout [Station]) {
-        if entries.count == 1 {
+    /// the group has one entry (and `forcePlace` is false), else base + `@` + geohash of
+    /// increasing precision until the keys are distinct from each other and from `avoiding`.
+    static func assign(base: String, to entries: inout [Station], forcePlace: Bool = false,
+                       avoiding taken: Set<String> = []) {
+        if entries.count == 1 && !forcePlace && !taken.contains(base) {
             entries[0].key = base
             return
         }
-        var precision = 5
+        var precision = 3
         while true {
-            let hashes = entries.map { Geohash.encode($0.coordinate, precision: precision) }
-            if Set(hashes).count == hashes.count || precision >= 12 {
-                for i in entries.indices { entries[i].key = "\(base)@\(hashes[i])" }
-                if Set(hashes).count != hashes.count {
-                    // Identical points at 12 characters (< 4 cm apart): number them in row order.
-                    for i in entries.indices { entries[i].key += "-\(i + 1)" }
+            let keys = entries.map { "\(base)@\(Geohash.encode($0.coordinate, precision: precision))" }
+            if Set(keys).count == keys.count && taken.isDisjoint(with: keys) {
+                for i in entries.indices { entries[i].key = keys[i] }
+                return
+            }
+            if precision >= 12 {
+                // Identical points (< 4 cm apart): number them in row order.
+                var n = 1
+                for i in entries.indices {
+                    while taken.contains("\(keys[i])-\(n)") { n += 1 }
+                    entries[i].key = "\(keys[i])-\(n)"
+                    n += 1
                 }
                 return
             }

@@ -6,16 +6,34 @@ public enum TextFold {
     /// NFKC, composed again with NFC: on this toolchain NFKC alone leaves half-width ﾀﾞ as
     /// タ + U+3099 instead of ダ. Full-width digits and letters become ASCII, U+FA10 becomes 塚.
     public static func nfkc(_ s: String) -> String {
-        s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII is its own NFKC (and cheap)
+        return s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
     }
 
-    /// The match form of a station name: NFKC, ヶ/ケ/ヵ → ケ, spaces (incl. U+3000) and middle
-    /// dots (・ U+30FB, ･ U+FF65) removed, ASCII lower-cased.
+    /// The match form of a station name: NFKC; a bracketed alternative name dropped
+    /// (`四ツ谷(四ッ谷)`, `押上（スカイツリー前）`, `明治神宮前〈原宿〉` → 四ツ谷, 押上, 明治神宮前);
+    /// ヶ/ヵ → ケ and ッ → ツ (四ッ谷 = 四ツ谷, 市ヶ谷 = 市ケ谷); a kanji numeral before 丁目 as a
+    /// digit (本町一丁目 = 本町１丁目); the variant kanji pairs sources mix (遙/遥, 鶯/鴬, 祗/祇)
+    /// unified; spaces (incl. U+3000) and middle dots (・ ･ ·) removed; ASCII lower-cased.
     public static func nameKey(_ s: String) -> String {
+        var text = nfkc(s)
+        if let open = text.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != text.startIndex {
+            text = String(text[..<open])
+        }
+        let numerals: [Character: Character] = ["一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
+                                                "六": "6", "七": "7", "八": "8", "九": "9"]
+        var chars = Array(text)
+        for i in chars.indices.dropLast(2) where chars[i + 1] == "丁" && chars[i + 2] == "目" {
+            if let d = numerals[chars[i]] { chars[i] = d }
+        }
         var out = String.UnicodeScalarView()
-        for u in nfkc(s).unicodeScalars {
+        for u in String(chars).unicodeScalars {
             switch u {
             case "\u{30F6}", "\u{30F5}": out.append("\u{30B1}")          // ヶ ヵ → ケ
+            case "\u{30C3}": out.append("\u{30C4}")                        // ッ → ツ
+            case "\u{9059}": out.append("\u{9065}")                        // 遙 → 遥
+            case "\u{9DAF}": out.append("\u{9D2C}")                        // 鶯 → 鴬
+            case "\u{7957}": out.append("\u{7947}")                        // 祗 → 祇
             case " ", "\t", "\u{3000}", "\u{30FB}", "\u{FF65}", "\u{00B7}": continue
             case "A"..."Z": out.append(Unicode.Scalar(u.value + 32)!)
             default: out.append(u)
@@ -28,7 +46,9 @@ public enum TextFold {
     /// lower-cased. (`WILLER　TRAINS` = `WILLER TRAINS` = `willertrains`.)
     public static func operatorKey(_ s: String) -> String {
         var t = nfkc(s)
-        for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        if !t.utf8.allSatisfy({ $0 < 0x80 }) {   // the affixes are not ASCII
+            for affix in ["株式会社", "(株)", "㈱"] { t = t.replacingOccurrences(of: affix, with: "") }
+        }
         var out = String.UnicodeScalarView()
         for u in t.unicodeScalars {
             switch u {

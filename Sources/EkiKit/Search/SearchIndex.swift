@@ -1,6 +1,7 @@
 /// The search index inside the station database (schema version 2).
 ///
-/// - `search_entry`: one row per entry (`fid` of `stations`, deleted with it): the sort key
+/// - `search_entry`: one row per entry (`fid` of `stations`; deleted with it, and by trigger
+///   when a searched column of the entry changes, to be written again): the sort key
 ///   (folded reading, else folded name, then key) and the sort id `sid`, an integer in the same
 ///   order (see `StationStore.updateSearchIndex`), open flag, point, and for each field the
 ///   folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr`
@@ -46,6 +47,8 @@ enum SearchIndex {
     CREATE VIRTUAL TABLE search_fts USING fts5(f0, f1, f2, f3, f4, content='',
       tokenize='trigram case_sensitive 1', detail=column);
     CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
+    CREATE TRIGGER search_entry_stale AFTER UPDATE OF key, name, reading, latin_name, operator, class, lines, open, lon, lat
+      ON stations BEGIN DELETE FROM search_entry WHERE fid = OLD.fid; END;
 
     """
 

@@ -87,6 +87,38 @@ public final class Database {
     /// rowid of the last insert.
     public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
+    /// A number that changes whenever the main database file changes, through this connection
+    /// or any other (`SQLITE_FCNTL_DATA_VERSION`): in-memory caches of the file compare it.
+    /// SQLite notices other connections' commits when it takes the read lock, so outside a
+    /// transaction this runs `PRAGMA data_version` first (one lock and unlock, a few µs); inside
+    /// one the lock is held and nothing else can commit, so it only reads the counter.
+    public func dataVersion() throws -> UInt32 {
+        if sqlite3_get_autocommit(handle) != 0 {
+            let s = try cached("PRAGMA data_version")
+            defer { s.reset() }
+            _ = try s.step()
+        }
+        var v: UInt32 = 0
+        _ = withUnsafeMutablePointer(to: &v) { sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, $0) }
+        return v
+    }
+
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED` and a first read, which takes the
+    /// shared lock): every read inside sees one version of the file, and other connections
+    /// cannot commit until it ends (in the default rollback-journal mode).
+    public func readTransaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN DEFERRED")
+        do {
+            try execute("SELECT count(*) FROM sqlite_master")
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
     var lastErrorMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// The first column of the first row of `sql`, as Int64 (nil when no row or NULL).
@@ -152,6 +184,21 @@ public final class Statement {
 
     public func bind(_ x: Double, at i: Int32) { sqlite3_bind_double(handle, i, x) }
     public func bind(_ x: Int64, at i: Int32) { sqlite3_bind_int64(handle, i, x) }
+    /// Binds text (copied), or NULL when `s` is nil.
+    public func bind(_ s: String?, at i: Int32) {
+        if let s { sqlite3_bind_text(handle, i, s, -1, eki_sqlite_transient()) } else { sqlite3_bind_null(handle, i) }
+    }
+    /// Binds a blob (copied).
+    public func bind(blob b: UnsafeRawBufferPointer, at i: Int32) {
+        sqlite3_bind_blob(handle, i, b.baseAddress, Int32(b.count), eki_sqlite_transient())
+    }
+
+    /// Runs the statement with the values bound so far to completion, then resets it (bindings
+    /// are kept for the next run, so bind every parameter again).
+    public func runBound() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
 
     /// Steps once: true when a row is available, false when done.
     @discardableResult
@@ -178,6 +225,11 @@ public final class Statement {
         return String(cString: p)
     }
     public func optionalText(_ col: Int32) -> String? { isNull(col) ? nil : text(col) }
+    /// Calls `body` with the bytes of a blob column without copying them (valid only inside).
+    public func withBlob<T>(_ col: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+        let n = Int(sqlite3_column_bytes(handle, col))
+        return try body(UnsafeRawBufferPointer(start: sqlite3_column_blob(handle, col), count: n))
+    }
     public func blob(_ col: Int32) -> [UInt8] {
         let n = Int(sqlite3_column_bytes(handle, col))
         guard n > 0, let p = sqlite3_column_blob(handle, col) else { return [] }

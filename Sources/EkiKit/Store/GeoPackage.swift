@@ -77,6 +77,11 @@ public enum GeoPackage {
         if rc != SQLITE_OK { throw SQLiteError(code: rc, message: db.lastErrorMessage, sql: nil) }
     }
 
+    /// The names of the triggers `rtreeTriggers` creates.
+    static func rtreeTriggerNames(table t: String, column c: String) -> [String] {
+        ["insert", "update1", "update2", "update3", "update4", "delete"].map { "rtree_\(t)_\(c)_\($0)" }
+    }
+
     /// The GeoPackage 1.3 R-tree extension triggers (spec annex F.3) for `table`.`column` with
     /// primary key `idColumn`.
     static func rtreeTriggers(table t: String, column c: String, idColumn i: String) -> String {

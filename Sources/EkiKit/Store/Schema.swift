@@ -1,10 +1,11 @@
 /// The station database schema: a GeoPackage 1.3 with one point feature table `stations`
 /// (srs 4326, WGS84 degrees) indexed by the GeoPackage R-tree extension (`rtree_stations_geom`),
-/// and one attributes table `station_sources` (which source rows make each entry), plus the
-/// search index (`SearchIndex`, since version 2).
+/// the attributes tables `source_records` (every row each import read: entries are derived
+/// from them), `station_sources` (which source rows make each entry) and `station_aliases`
+/// (keys of entries merged into others), and the search index (`SearchIndex`).
 enum Schema {
-    /// 1: stations, station_sources, R-tree. 2: search index.
-    static let version = 2
+    /// 2: stations with source rows, aliases, operator ids. 3: search index.
+    static let version = 3
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -38,24 +39,50 @@ enum Schema {
       fid INTEGER PRIMARY KEY AUTOINCREMENT,
       geom POINT,
       key TEXT NOT NULL UNIQUE,
+      base_key TEXT NOT NULL,
       name TEXT NOT NULL,
       reading TEXT,
       latin_name TEXT,
       operator TEXT,
       operator_ref TEXT,
+      operator_id TEXT NOT NULL,
       class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
       lines TEXT NOT NULL,
       prefecture TEXT,
       open INTEGER NOT NULL,
       lon REAL NOT NULL,
       lat REAL NOT NULL,
-      sources TEXT NOT NULL);
+      sources TEXT NOT NULL,
+      former_names TEXT NOT NULL DEFAULT '[]',
+      retired TEXT);
+    CREATE TABLE source_records (
+      dataset TEXT NOT NULL,
+      ord INTEGER NOT NULL,
+      source_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      reading TEXT,
+      latin_name TEXT,
+      operator TEXT,
+      operator_ref TEXT,
+      class TEXT NOT NULL,
+      lines TEXT NOT NULL,
+      lon REAL NOT NULL,
+      lat REAL NOT NULL,
+      prefecture TEXT,
+      closed INTEGER NOT NULL,
+      PRIMARY KEY (dataset, ord));
     CREATE TABLE station_sources (
       station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
       dataset TEXT NOT NULL,
       source_id TEXT NOT NULL,
       PRIMARY KEY (dataset, source_id, station_fid));
     CREATE INDEX station_sources_fid ON station_sources(station_fid);
+    CREATE INDEX stations_base_key ON stations(base_key);
+    CREATE TABLE station_aliases (
+      old_key TEXT PRIMARY KEY,
+      new_key TEXT NOT NULL,
+      reason TEXT NOT NULL,
+      created TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ','now')));
     CREATE TABLE eki_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
     INSERT INTO eki_meta VALUES ('schema_version', '\(version)');
 
@@ -64,24 +91,26 @@ enum Schema {
               '降りつぶし entries: one operator x one service class x one place', 4326);
     INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
       VALUES ('station_sources', 'attributes', 'station_sources', 'source rows of each entry');
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
+      VALUES ('source_records', 'attributes', 'source_records', 'rows as each source gave them');
+    INSERT INTO gpkg_contents (table_name, data_type, identifier, description)
+      VALUES ('station_aliases', 'attributes', 'station_aliases', 'old keys of merged entries and where they went');
     INSERT INTO gpkg_geometry_columns VALUES ('stations', 'geom', 'POINT', 4326, 0, 0);
     INSERT INTO gpkg_extensions VALUES ('stations', 'geom', 'gpkg_rtree_index',
       'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');
     CREATE VIRTUAL TABLE rtree_stations_geom USING rtree(id, minx, maxx, miny, maxy);
     """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid") + "\n" + SearchIndex.schema
 
-    /// Upgrades a database written by an older version (writable connections only): version 1
-    /// gets the search index, built from its entries. Runs in one transaction.
+    /// Upgrades a version 2 database (writable connections only) to version 3: adds the search
+    /// index and builds it from the entries, in one transaction. Other versions are left alone
+    /// (`StationStore.init` then reports the mismatch).
     /// - Throws: `SQLiteError`.
     static func migrate(_ store: StationStore) throws {
         let db = store.db
-        let current = Int(try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 1)
-        guard current < version else { return }
+        guard try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 2 else { return }
         try db.transaction {
-            if current < 2 {
-                try db.execute(SearchIndex.schema)
-                try store.updateSearchIndex()
-            }
+            try db.execute(SearchIndex.schema)
+            try store.updateSearchIndex()
             try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(version))])
         }
     }

@@ -1,93 +1,146 @@
-/// What one import did.
+import Foundation
+
+/// What one import did to the entries.
 public struct ImportSummary: Sendable, Equatable {
     public var dataset: String
     /// Source rows read.
     public var records: Int
-    /// Entries written for this dataset.
+    /// Entries that hold at least one row of this dataset after the import.
     public var entries: Int
-    /// Entries of this dataset that a previous import had written and this one replaced.
-    public var replaced: Int
+}
+
+/// What an import did to the database as a whole.
+public struct MergeSummary: Sendable, Equatable {
+    public var added = 0
+    public var updated = 0
+    public var unchanged = 0
+    /// Entries whose last source row disappeared: marked retired, kept.
+    public var retired = 0
+    /// Entries merged into another (their keys became aliases).
+    public var merged = 0
 }
 
 extension StationStore {
-    /// Replaces the entries of `dataset` with the entries `EntryRule` makes of `records`, in one
-    /// transaction: on any error the database is left exactly as it was. Entries of other
-    /// datasets are not touched; a key already taken by another dataset's entry gets `@` and
-    /// the geohash of the new entry's point.
-    /// - Throws: `SQLiteError` (the transaction is rolled back).
+    /// Imports one dataset (see `importBatches`).
     @discardableResult
     public func importRecords(_ records: [SourceRecord], dataset: String,
-                              rule: EntryRule = EntryRule()) throws -> ImportSummary {
-        try importBatches([(dataset, records)], rule: rule)[0]
+                              rule: EntryRule? = nil) throws -> ImportSummary {
+        try importBatches([(dataset, records)], rule: rule).datasets[0]
     }
 
-    /// Imports several datasets in one transaction (see `importRecords`): all of them or none.
-    /// The search index is brought up to date in the same transaction.
+    /// The user's operator aliases stored in the database (an `alias,operator` CSV text), if any.
+    public func operatorAliasesCSV() throws -> String? {
+        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'operator_aliases'")
+        return try s.step() ? s.text(0) : nil
+    }
+
+    /// The built-in operator table with the stored user aliases added.
+    /// - Throws: `OperatorTableError` when the stored aliases no longer fit the table.
+    public func operatorTable() throws -> OperatorTable {
+        var table = OperatorTable.builtIn
+        if let csv = try operatorAliasesCSV() { try table.addAliases(csv: csv, file: "\(db.path) (stored operator aliases)") }
+        return table
+    }
+
+    /// Replaces the rows of each given dataset with `records` and re-derives every entry from
+    /// the rows of all datasets with `rule`, in one transaction: on any error the database is
+    /// left exactly as it was. The search index is brought up to date in the same transaction.
+    ///
+    /// Keys never move under what refers to them. A new entry takes the key of the existing
+    /// entry it shares source rows with (so a renamed or moved station keeps its key, and its
+    /// old name is recorded); failing that, of an unclaimed existing entry with the same
+    /// operator, class and name within the rule's link distance; otherwise it gets a new key.
+    /// When one entry now holds the rows of two old ones, the younger old key becomes an alias
+    /// of the older. An old entry no row maps to any more is marked retired (with today's
+    /// date) and kept. Importing the same data again changes nothing.
+    /// - Throws: `SQLiteError` (the transaction is rolled back).
+    ///
+    /// - Parameters:
+    ///   - rule: the entry rule; by default one over `operatorTable()` (with `operatorAliases`).
+    ///   - operatorAliases: an `alias,operator` CSV text (`OperatorTable.addAliases`) to store in
+    ///     the database and use from now on, replacing earlier ones.
+    /// - Throws: `OperatorTableError` for a bad alias text, `SQLiteError`.
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
-                              rule: EntryRule = EntryRule()) throws -> [ImportSummary] {
-        try db.transaction {
-            let summaries = try batches.map { try apply($0.records, dataset: $0.dataset, rule: rule) }
-            try updateSearchIndex()
-            return summaries
+                              rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
+                              today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
+        var table = OperatorTable.builtIn
+        if let a = operatorAliases {
+            try table.addAliases(csv: a.csv, file: a.file)
+        } else {
+            table = try operatorTable()
         }
-    }
-
-    func apply(_ records: [SourceRecord], dataset: String, rule: EntryRule) throws -> ImportSummary {
-        let entries = rule.entries(from: records)
-        do {
-            let replaced = try deleteEntries(ofDataset: dataset)
-            let insert = try db.prepare("""
-                INSERT INTO stations (geom, key, name, reading, latin_name, operator, operator_ref, class,
-                                      lines, prefecture, open, lon, lat, sources)
-                VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-                """)
-            let insertSource = try db.prepare(
-                "INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
-            let keyTaken = try db.prepare("SELECT 1 FROM stations WHERE key = ?")
-            for var e in entries {
-                try keyTaken.bind([.text(e.key)])
-                if try keyTaken.step() {
-                    e.key += "@" + Geohash.encode(e.coordinate, precision: 7)
-                }
-                keyTaken.reset()
-                try insert.run([
-                    .blob(GeoPackage.pointBlob(lon: e.coordinate.lon, lat: e.coordinate.lat)),
-                    .text(e.key), .text(e.name), e.reading.map(SQLValue.text) ?? .null,
-                    e.latinName.map(SQLValue.text) ?? .null, e.operatorName.map(SQLValue.text) ?? .null,
-                    e.operatorRef.map(SQLValue.text) ?? .null, .text(e.serviceClass.rawValue),
-                    .text(JSONText.encodeStrings(e.lines)), e.prefecture.map(SQLValue.text) ?? .null,
-                    .int(e.isOpen ? 1 : 0), .double(e.coordinate.lon), .double(e.coordinate.lat),
-                    .text(JSONText.encodeStrings(e.sources.map(\.description))),
-                ])
-                let fid = db.lastInsertRowID
-                for ref in e.sources {
-                    try insertSource.run([.int(fid), .text(ref.dataset), .text(ref.id)])
-                }
+        let rule = rule ?? EntryRule(operators: table)
+        var trace = PhaseTrace()
+        // A larger page cache while writing: fewer dirty pages spilled and read back mid-import.
+        let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
+        try db.execute("PRAGMA cache_size = -65536")
+        defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+        return try db.transaction {
+            if let a = operatorAliases {
+                try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
-            try updateExtent()
-            return ImportSummary(dataset: dataset, records: records.count, entries: entries.count,
-                                 replaced: replaced)
+            for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
+            trace.mark("store source rows")
+            let merge = try rederive(rule: rule, today: today, batches: batches)
+            trace = PhaseTrace()
+            try updateSearchIndex()
+            trace.mark("search index")
+            let counts = try datasetCounts()
+            trace.mark("dataset counts")
+            return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
         }
     }
 
-    /// Deletes the entries whose sources all belong to `dataset`; returns how many.
-    func deleteEntries(ofDataset dataset: String) throws -> Int {
-        let before = try count()
-        try db.prepare("""
-            DELETE FROM stations WHERE fid IN (SELECT station_fid FROM station_sources WHERE dataset = ?1)
-              AND NOT EXISTS (SELECT 1 FROM station_sources o WHERE o.station_fid = stations.fid AND o.dataset != ?1)
-            """).run([.text(dataset)])
-        return before - (try count())
+    /// Today's date in UTC, YYYY-MM-DD.
+    public static func today() -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd"
+        return f.string(from: Date())
     }
 
-    /// Writes the extent of all entries into gpkg_contents (GeoPackage requirement 13, informative).
-    func updateExtent() throws {
-        try db.execute("""
-            UPDATE gpkg_contents SET
-              min_x = (SELECT min(lon) FROM stations), max_x = (SELECT max(lon) FROM stations),
-              min_y = (SELECT min(lat) FROM stations), max_y = (SELECT max(lat) FROM stations),
-              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
-            WHERE table_name = 'stations'
+    func replaceRecords(_ records: [SourceRecord], dataset: String) throws {
+        try db.prepare("DELETE FROM source_records WHERE dataset = ?").run([.text(dataset)])
+        let insert = try db.prepare("""
+            INSERT INTO source_records (dataset, ord, source_id, name, reading, latin_name, operator, operator_ref,
+                                        class, lines, lon, lat, prefecture, closed)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
+        for (i, r) in records.enumerated() {
+            insert.bind(dataset, at: 1); insert.bind(Int64(i), at: 2); insert.bind(r.source.id, at: 3)
+            insert.bind(r.name, at: 4); insert.bind(r.reading, at: 5); insert.bind(r.latinName, at: 6)
+            insert.bind(r.operatorName, at: 7); insert.bind(r.operatorRef, at: 8)
+            insert.bind(r.serviceClass.rawValue, at: 9); insert.bind(JSONText.encodeStrings(r.lines), at: 10)
+            insert.bind(r.coordinate.lon, at: 11); insert.bind(r.coordinate.lat, at: 12)
+            insert.bind(r.prefecture, at: 13); insert.bind(Int64(r.isClosed ? 1 : 0), at: 14)
+            try insert.runBound()
+        }
+    }
+
+    /// Every stored source row.
+    public func sourceRecords() throws -> [SourceRecord] {
+        let s = try db.prepare("""
+            SELECT dataset, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat,
+                   prefecture, closed FROM source_records ORDER BY dataset, ord
+            """)
+        var out: [SourceRecord] = []
+        while try s.step() {
+            out.append(SourceRecord(
+                source: SourceRef(dataset: s.text(0), id: s.text(1)), name: s.text(2), reading: s.optionalText(3),
+                latinName: s.optionalText(4), operatorName: s.optionalText(5), operatorRef: s.optionalText(6),
+                serviceClass: ServiceClass(rawValue: s.text(7)) ?? .conventional, lines: JSONText.decodeStrings(s.text(8)),
+                coordinate: Coordinate(lat: s.double(10), lon: s.double(9)), prefecture: s.optionalText(11),
+                isClosed: s.int64(12) != 0))
+        }
+        return out
+    }
+
+    /// Entries per dataset (entries holding at least one of its rows).
+    func datasetCounts() throws -> [String: Int] {
+        let s = try db.prepare("SELECT dataset, count(DISTINCT station_fid) FROM station_sources GROUP BY dataset")
+        var out: [String: Int] = [:]
+        while try s.step() { out[s.text(0)] = Int(s.int64(1)) }
+        return out
     }
 }

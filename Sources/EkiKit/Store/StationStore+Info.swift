@@ -4,9 +4,15 @@ public struct StoreInfo: Sendable {
         public var name: String
         public var entries: Int
         public var open: Int
+        /// Entries that also hold rows of another dataset (0 when the database has one dataset).
+        public var matched: Int
+        /// Open entries that also hold rows of another dataset.
+        public var openMatched: Int
     }
     public var entries: Int
     public var openEntries: Int
+    /// Entries whose every source row is gone (kept for what refers to them).
+    public var retiredEntries: Int
     /// Per dataset: entries with at least one source row from it.
     public var datasets: [Count]
     /// Per operator (as published; `-` for unknown) and class.
@@ -19,10 +25,16 @@ extension StationStore {
         let total = try count(), open = try count(includeClosed: false)
         var datasets: [StoreInfo.Count] = []
         let d = try db.prepare("""
-            SELECT ss.dataset, count(DISTINCT s.fid), count(DISTINCT CASE WHEN s.open THEN s.fid END)
-            FROM station_sources ss JOIN stations s ON s.fid = ss.station_fid GROUP BY ss.dataset ORDER BY ss.dataset
+            WITH m AS (SELECT ss.dataset, s.fid, s.open,
+                              EXISTS (SELECT 1 FROM station_sources o WHERE o.station_fid = s.fid AND o.dataset != ss.dataset) AS matched
+                       FROM (SELECT DISTINCT dataset, station_fid FROM station_sources) ss JOIN stations s ON s.fid = ss.station_fid)
+            SELECT dataset, count(*), sum(open), sum(matched), sum(open AND matched) FROM m GROUP BY dataset ORDER BY dataset
             """)
-        while try d.step() { datasets.append(.init(name: d.text(0), entries: Int(d.int64(1)), open: Int(d.int64(2)))) }
+        while try d.step() {
+            datasets.append(.init(name: d.text(0), entries: Int(d.int64(1)), open: Int(d.int64(2)),
+                                  matched: Int(d.int64(3)), openMatched: Int(d.int64(4))))
+        }
+        let retired = Int(try db.scalarInt("SELECT count(*) FROM stations WHERE retired IS NOT NULL") ?? 0)
         var ops: [(String, ServiceClass, Int, Int)] = []
         let o = try db.prepare("""
             SELECT coalesce(operator, '-'), class, count(*), sum(open) FROM stations
@@ -31,7 +43,25 @@ extension StationStore {
         while try o.step() {
             ops.append((o.text(0), ServiceClass(rawValue: o.text(1)) ?? .conventional, Int(o.int64(2)), Int(o.int64(3))))
         }
-        return StoreInfo(entries: total, openEntries: open, datasets: datasets,
+        return StoreInfo(entries: total, openEntries: open, retiredEntries: retired, datasets: datasets,
                          operators: ops.map { (operatorName: $0.0, serviceClass: $0.1, entries: $0.2, open: $0.3) })
+    }
+}
+
+extension StationStore {
+    /// The open entries holding rows of `dataset` and of no other dataset: what no other
+    /// source confirmed, for a person to check. Sorted by key.
+    public func unmatchedEntries(dataset: String, includeClosed: Bool = false) throws -> [Station] {
+        let s = try db.prepare("""
+            SELECT \(Self.columns) FROM stations s
+            WHERE s.fid IN (SELECT station_fid FROM station_sources WHERE dataset = ?1)
+              AND NOT EXISTS (SELECT 1 FROM station_sources o WHERE o.station_fid = s.fid AND o.dataset != ?1)
+              AND (?2 OR s.open = 1)
+            ORDER BY s.key
+            """)
+        try s.bind([.text(dataset), .int(includeClosed ? 1 : 0)])
+        var out: [Station] = []
+        while try s.step() { out.append(Self.station(from: s)) }
+        return out
     }
 }

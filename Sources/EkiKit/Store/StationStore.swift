@@ -5,6 +5,14 @@ import Foundation
 /// Reading and writing go through one connection; not thread-safe.
 public final class StationStore {
     public let db: Database
+    /// How imports maintain the R-tree (see `SpatialIndexBuild`).
+    public var spatialIndexBuild: SpatialIndexBuild = .automatic
+    /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries
+    /// (see `StationStore+Lean.swift`); dropped when the file changes.
+    var nodeCache: RTreeNodeCache?
+    /// The first import into an empty store derives entries from the rows in memory
+    /// (`deriveIntoEmptyStore`); tests turn it off to compare with the general path.
+    var derivesEmptyStoreFromMemory = true
 
     /// Opens the database at `path`, creating an empty GeoPackage when the file does not exist
     /// (unless `readOnly`).
@@ -25,6 +33,8 @@ public final class StationStore {
         } else if !readOnly {
             try Schema.migrate(self)
         }
+        let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
+        if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
     }
 
     /// Number of entries (open and closed).
@@ -35,19 +45,22 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources"
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id"
 
-    static func station(from s: Statement) -> Station {
-        Station(key: s.text(0), name: s.text(1), reading: s.optionalText(2), latinName: s.optionalText(3),
-                operatorName: s.optionalText(4), operatorRef: s.optionalText(5),
-                serviceClass: ServiceClass(rawValue: s.text(6)) ?? .conventional,
-                lines: JSONText.decodeStrings(s.text(7)), prefecture: s.optionalText(8),
-                coordinate: Coordinate(lat: s.double(11), lon: s.double(10)),
-                sources: JSONText.decodeStrings(s.text(12)).map { ref in
+    /// A station from `columns`, starting at column `o`.
+    static func station(from s: Statement, offset o: Int32 = 0) -> Station {
+        Station(key: s.text(o), name: s.text(o + 1), reading: s.optionalText(o + 2), latinName: s.optionalText(o + 3),
+                operatorName: s.optionalText(o + 4), operatorRef: s.optionalText(o + 5),
+                serviceClass: ServiceClass(rawValue: s.text(o + 6)) ?? .conventional,
+                lines: JSONText.decodeStrings(s.text(o + 7)), prefecture: s.optionalText(o + 8),
+                coordinate: Coordinate(lat: s.double(o + 11), lon: s.double(o + 10)),
+                sources: JSONText.decodeStrings(s.text(o + 12)).map { ref in
                     let parts = ref.split(separator: ":", maxSplits: 1)
                     return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
                 },
-                isOpen: s.int64(9) != 0)
+                isOpen: s.int64(o + 9) != 0,
+                formerNames: JSONText.decodeStrings(s.text(o + 13)), retired: s.optionalText(o + 14),
+                operatorID: s.text(o + 15))
     }
 
     /// Every entry, sorted by key.
@@ -56,6 +69,36 @@ public final class StationStore {
         var out: [Station] = []
         while try s.step() { out.append(Self.station(from: s)) }
         return out
+    }
+
+    /// The entry a key refers to now: the entry with that key, else the entry its alias chain
+    /// (`station_aliases`: keys of entries merged into others) leads to, else nil.
+    public func resolve(key: String) throws -> Station? {
+        var k = key
+        var seen = Set<String>()
+        while seen.insert(k).inserted {
+            if let s = try station(key: k) { return s }
+            let a = try db.cached("SELECT new_key FROM station_aliases WHERE old_key = ?")
+            try a.bind([.text(k)])
+            guard try a.step() else { return nil }
+            k = a.text(0)
+        }
+        return nil
+    }
+
+    /// The entry holding most of `refs` (source rows), ties to the oldest entry; nil when no
+    /// entry holds any of them.
+    public func station(sharingSourcesWith refs: [SourceRef]) throws -> Station? {
+        guard !refs.isEmpty else { return nil }
+        var counts: [Int64: Int] = [:]
+        let s = try db.cached("SELECT station_fid FROM station_sources WHERE dataset = ? AND source_id = ?")
+        for r in refs {
+            try s.bind([.text(r.dataset), .text(r.id)])
+            while try s.step() { counts[s.int64(0), default: 0] += 1 }
+            s.reset()
+        }
+        guard let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
+        return try station(fid: best.key)
     }
 
     /// The entry with `key`, or nil.
@@ -70,25 +113,15 @@ public final class StationStore {
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(String)
     case notAStationDatabase(String)
+    case schemaVersion(String, found: Int, expected: Int)
 
     public var description: String {
         switch self {
         case .missing(let p): return "no station database at \(p) (build one with `eki import`)"
         case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
+        case .schemaVersion(let p, let found, let expected):
+            return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
         }
     }
 }
 
-/// Minimal JSON arrays of strings, as stored in the `lines` and `sources` columns.
-enum JSONText {
-    static func encodeStrings(_ a: [String]) -> String {
-        let data = try! JSONSerialization.data(withJSONObject: a, options: [.withoutEscapingSlashes])
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    static func decodeStrings(_ s: String) -> [String] {
-        guard let data = s.data(using: .utf8),
-              let a = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
-        return a
-    }
-}

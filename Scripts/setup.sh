@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages EkiKit builds and tests with, when any is missing.
+# C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
+# zlib + bzip2 (compressed OSM). Tools: sqlite3, gdal-bin (ogrinfo, used by a test), python3
+# (the geocoding tests' loopback server), pkg-config.
+set -euo pipefail
+packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
+          pkg-config sqlite3 gdal-bin python3 bzip2 gzip)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing: ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "swift (6.0 or later) is not on PATH: install the Swift toolchain from swift.org" >&2; exit 1; }

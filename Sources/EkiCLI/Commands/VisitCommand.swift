@@ -1,0 +1,282 @@
+import EkiKit
+import Foundation
+
+/// `eki visit add|list|rm|check|export|import|share|config`: the visit log (乗下車記録).
+struct VisitCommand: Command {
+    static let summary = "record visits (乗下車記録): add, list, rm, check, export, import, share"
+    static let help = """
+    usage: eki visit add STATION [--date D] [--kind K] [--note T]
+                         [--operator NAME] [--class C] [--near LAT,LON]
+           eki visit list [--since D] [--until D]
+           eki visit rm ID...
+           eki visit check
+           eki visit export [--format csv|json]
+           eki visit import FILE [--format csv|json]
+           eki visit share [--since D] [--until D]
+           eki visit config [transfer-counts [yes|no]]
+
+    The visit log is its own SQLite file, apart from the station database, so rebuilding the
+    station database never touches it. Visits refer to stations by key.
+      add      STATION is a key (jr-central/s/小田原) or a name that must match exactly one entry
+               (compared folded); otherwise the candidates are listed and nothing is recorded.
+               --operator, --class shinkansen|conventional and --near LAT,LON (within 5 km)
+               narrow a name. The key stored is the entry's current key.
+        --date D   2019, 2019-08, 2019-08-15, unknown (the default) or today
+        --kind K   board, alight, transfer or pass (pass never counts; transfer counts unless
+                   `config transfer-counts no`; board, alight and no kind always count)
+        --note T   free text
+               One station, date and kind is one visit: recording it again is refused.
+      list     visits by date (undated first, a year before its months, a month before its
+               days), then id. --since/--until keep visits whose date can fall in the range
+               (both ends included; undated visits only when neither is given).
+      rm       removes visits by id (all or none); ids are never reused.
+      check    resolves every recorded key (through the alias table of merged entries) and
+               lists orphaned keys; orphans are kept, never dropped. Exit 1 when any.
+      export   writes the log to stdout: CSV (id,station,date,kind,note; the default) or JSON.
+      import   merges a file written by export (format from the extension or content) in one
+               transaction: the same station, date and kind is the same visit (a different
+               note is a conflict; the log's note is kept); ids are kept when free.
+      share    a plain-text summary to paste into a message: visits by day, runs of days
+               without visits collapsed, completion figures at the end.
+      config   shows or sets the log's settings (transfer-counts, default yes).
+    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    """
+
+    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config"]
+
+    let sub: String
+    let args: Arguments
+    let console: Console
+
+    init(arguments: [String], console: Console) throws {
+        guard let sub = arguments.first else { throw UsageError("give a subcommand: \(Self.subcommands.joined(separator: ", "))") }
+        guard Self.subcommands.contains(sub) else { throw UsageError("unknown subcommand '\(sub)' (\(Self.subcommands.joined(separator: ", ")))") }
+        self.sub = sub
+        self.console = console
+        let valued: Set<String> = switch sub {
+        case "add": ["date", "kind", "note", "operator", "class", "near"]
+        case "list", "share": ["since", "until"]
+        case "export", "import": ["format"]
+        default: []
+        }
+        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]), flags: [])
+        let positionals: ClosedRange<Int> = switch sub {
+        case "add", "import": 1...1
+        case "rm": 1...Int.max
+        case "config": 0...2
+        default: 0...0
+        }
+        guard positionals.contains(args.positionals.count) else {
+            throw UsageError(args.positionals.count < positionals.lowerBound ? "visit \(sub): missing argument"
+                             : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
+        }
+        _ = try range()
+        _ = try exchangeFormat()
+    }
+
+    var visitsPath: String { VisitOptions.path(args, console) }
+    var dbPath: String { DatabaseOption.path(args, console) }
+
+    func run() throws -> Int32 {
+        switch sub {
+        case "add": return try add()
+        case "list": return try list()
+        case "rm": return try remove()
+        case "check": return try check()
+        case "export": return try export()
+        case "import": return try importFile()
+        case "share": return try share()
+        default: return try config()
+        }
+    }
+
+    // MARK: add
+
+    func add() throws -> Int32 {
+        let date: VisitDate
+        if args["date"] == "today" {
+            let c = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+            date = VisitDate(year: c.year!, month: c.month!, day: c.day!)!
+        } else {
+            do { date = try VisitDate(parsing: args["date"] ?? "") } catch { throw UsageError(error.description) }
+        }
+        var kind: VisitKind? = nil
+        if let k = args["kind"] {
+            guard let parsed = VisitKind(rawValue: k) else {
+                throw UsageError("--kind must be one of \(VisitKind.allCases.map(\.rawValue).joined(separator: ", ")), got '\(k)'")
+            }
+            kind = parsed
+        }
+        let query = try stationQuery()
+        let store = try StationStore(path: dbPath, readOnly: true)
+        let candidates = try store.visitCandidates(query)
+        guard candidates.count == 1, let station = candidates.first else {
+            if candidates.isEmpty {
+                console.err("eki visit add: no entry matches '\(query.text)'\(narrowed ? " with the options given" : "")\n")
+            } else {
+                console.err("eki visit add: '\(query.text)' matches \(candidates.count) entries; give a key, or narrow with --operator, --class or --near:\n")
+                console.err(StationOutput.render(candidates.map { StationRow(station: $0) }, format: .table))
+            }
+            return 1
+        }
+        let log = try VisitLog(path: visitsPath)
+        let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: args["note"]))
+        try log.rememberSources(of: station, forKey: station.key)
+        console.out("visit \(v.id): \(v.date) \(v.kind?.rawValue ?? "-") \(VisitShare.label(station)) \(station.key)\n")
+        return 0
+    }
+
+    var narrowed: Bool { args["operator"] != nil || args["class"] != nil || args["near"] != nil }
+
+    func stationQuery() throws(UsageError) -> StationQuery {
+        var q = StationQuery(text: args.positionals[0], operatorName: args["operator"])
+        if let c = args["class"] {
+            switch c.lowercased() {
+            case "shinkansen", "s", "新幹線": q.serviceClass = .shinkansen
+            case "conventional", "c", "在来線": q.serviceClass = .conventional
+            default: throw UsageError("--class must be shinkansen or conventional, got '\(c)'")
+            }
+        }
+        if let near = args["near"] {
+            let p = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard p.count == 2, let lat = p[0], let lon = p[1], Coordinate(lat: lat, lon: lon).isValid else {
+                throw UsageError("--near needs LAT,LON in degrees, got '\(near)'")
+            }
+            q.near = Coordinate(lat: lat, lon: lon)
+        }
+        return q
+    }
+
+    // MARK: list, rm, check
+
+    func list() throws -> Int32 {
+        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let store = FileManager.default.fileExists(atPath: dbPath) ? try StationStore(path: dbPath, readOnly: true) : nil
+        var rows: [[String]] = []
+        let visits = try log.visits(in: range())
+        for v in visits {
+            let station = try store.map { try log.resolve(v.stationKey, in: $0).map(VisitShare.label) ?? "(orphaned)" } ?? ""
+            rows.append([String(v.id), v.date.description, v.kind?.rawValue ?? "", station, (v.note ?? "").replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "), v.stationKey])
+        }
+        console.out(DisplayWidth.table(header: ["id", "date", "kind", "station", "note", "key"], rows: rows)
+                    + "(\(visits.count) \(visits.count == 1 ? "visit" : "visits"))\n")
+        return 0
+    }
+
+    func remove() throws -> Int32 {
+        var ids: [Int64] = []
+        for p in args.positionals {
+            guard let id = Int64(p), id > 0 else { throw UsageError("visit rm: '\(p)' is not a visit id") }
+            ids.append(id)
+        }
+        guard FileManager.default.fileExists(atPath: visitsPath) else { throw VisitLogError.missing(visitsPath) }
+        for v in try VisitLog(path: visitsPath).remove(ids: ids) {
+            console.out("removed visit \(v.id): \(v.date) \(v.kind?.rawValue ?? "-") \(v.stationKey)\n")
+        }
+        return 0
+    }
+
+    func check() throws -> Int32 {
+        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let store = try StationStore(path: dbPath, readOnly: true)
+        let c = try log.check(against: store)
+        let ids = { (a: [Int64]) in (a.count == 1 ? "visit " : "visits ") + a.map(String.init).joined(separator: ", ") }
+        var out = "\(c.visits) visits at \(c.keys) station keys: \(c.keys - c.orphaned.count) resolve "
+            + "(\(c.aliased.count) through an alias), \(c.orphaned.count) orphaned\n"
+        if !c.aliased.isEmpty {
+            out += "through an alias:\n"
+            out += DisplayWidth.table(header: ["  recorded", "now", "visits"],
+                                      rows: c.aliased.map { ["  " + $0.recorded, $0.current.key, ids($0.visitIDs)] })
+        }
+        if !c.closed.isEmpty {
+            out += "closed or retired (visits kept, not in the totals):\n"
+            out += c.closed.map { "  \($0.key)  \(ids($0.visitIDs))\n" }.joined()
+        }
+        if !c.orphaned.isEmpty {
+            out += "orphaned (kept in the log; they count again once the key resolves):\n"
+            out += c.orphaned.map { "  \($0.key)  \(ids($0.visitIDs))\n" }.joined()
+        }
+        console.out(out)
+        return c.orphaned.isEmpty ? 0 : 1
+    }
+
+    // MARK: export, import, share, config
+
+    func export() throws -> Int32 {
+        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        console.out(VisitExchange.encode(try log.visits(), format: try exchangeFormat() ?? .csv))
+        return 0
+    }
+
+    func importFile() throws -> Int32 {
+        let file = args.positionals[0]
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw VisitExchangeError(file: file, location: "", message: "cannot read the file")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw VisitExchangeError(file: file, location: "", message: "not UTF-8")
+        }
+        let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
+        let incoming = try VisitExchange.decode(text, format: format, file: file)
+        let report = try VisitLog(path: visitsPath).merge(incoming)
+        var out = "\(file): \(incoming.count) visits: \(report.added.count) added, \(report.alreadyPresent) already present, "
+            + "\(report.conflicts.count) \(report.conflicts.count == 1 ? "conflict" : "conflicts"), \(report.renumbered.count) renumbered\n"
+        for c in report.conflicts {
+            let e = c.existing
+            out += "conflict: visit \(e.id) (\(e.stationKey) \(e.date) \(e.kind?.rawValue ?? "-")) has note \(quoted(e.note)); "
+                + "the file has \(quoted(c.incoming.note)); kept the log's\n"
+        }
+        for r in report.renumbered { out += "renumbered: id \(r.from) was taken; the visit is \(r.to)\n" }
+        console.out(out)
+        return 0
+    }
+
+    func quoted(_ s: String?) -> String { s.map { "“\($0)”" } ?? "(none)" }
+
+    func share() throws -> Int32 {
+        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let store = try StationStore(path: dbPath, readOnly: true)
+        console.out(try VisitShare.text(log: log, store: store, range: range()))
+        return 0
+    }
+
+    func config() throws -> Int32 {
+        let p = args.positionals
+        if let name = p.first, name != "transfer-counts" { throw UsageError("visit config: unknown setting '\(name)' (transfer-counts)") }
+        if p.count == 2 {
+            let value: Bool
+            switch p[1].lowercased() {
+            case "yes", "true", "on", "1": value = true
+            case "no", "false", "off", "0": value = false
+            default: throw UsageError("visit config transfer-counts: give yes or no, got '\(p[1])'")
+            }
+            try VisitLog(path: visitsPath).setCounting(VisitCounting(transferCounts: value))
+        }
+        let counting = try VisitOptions.openForReading(visitsPath, console: console, note: false).counting()
+        console.out("transfer-counts \(counting.transferCounts ? "yes" : "no")\n")
+        return 0
+    }
+
+    // MARK: Options
+
+    func range() throws(UsageError) -> VisitDateRange {
+        func date(_ name: String) throws(UsageError) -> VisitDate? {
+            guard let t = args[name] else { return nil }
+            let d: VisitDate
+            do { d = try VisitDate(parsing: t) } catch { throw UsageError("--\(name): \(error.description)") }
+            guard !d.isUnknown else { throw UsageError("--\(name) needs a date (YYYY, YYYY-MM or YYYY-MM-DD)") }
+            return d
+        }
+        let r = VisitDateRange(since: try date("since"), until: try date("until"))
+        if let s = r.since?.firstDay, let u = r.until?.lastDay, s > u { throw UsageError("--since is after --until") }
+        return r
+    }
+
+    func exchangeFormat() throws(UsageError) -> VisitExchangeFormat? {
+        guard let f = args["format"] else { return nil }
+        guard let format = VisitExchangeFormat(rawValue: f.lowercased()) else {
+            throw UsageError("--format must be csv or json, got '\(f)'")
+        }
+        return format
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// Namespace for the GTFS file types: one type per file (`stops.txt` → `GTFS.Stop`), each
+/// declaring beside it the columns this importer needs.
+enum GTFS {}
+
+/// Reads one GTFS file row by row without holding more than one part of it (1 MiB plus the
+/// record that crosses the part's end) in memory: stop_times.txt can be hundreds of megabytes.
+///
+/// Each part ends at a line feed outside quotes and is checked before it is parsed: GTFS files
+/// must be UTF-8 (a BOM is allowed and skipped), so a UTF-16 BOM, a byte that is not UTF-8 or a
+/// NUL byte is an `ImportError` naming the file, line, column and (after the header) field.
+/// Rows come from `CSVTable` (quoted fields, CRLF/LF); rows with missing trailing fields, or
+/// extra empty ones, are mended and counted (`finish(into:)`), other ragged rows refused.
+struct FeedTableReader {
+    /// Bytes read from the file at a time (1 MiB unless a test asks for less).
+    let partSize: Int
+
+    /// The file name used in errors (`feed.zip/stops.txt`).
+    let file: String
+    private let stream: FeedByteStream
+    private var table: CSVTable
+    private var splitter = RecordSplitter()
+    private var atEnd = false
+
+    /// Opens `name` in `feed`, reads its header and checks that every column in `required`
+    /// is present. `partSize` is the number of bytes read at a time.
+    /// - Throws: `ImportError` when the file is missing, empty, badly encoded, has a CSV
+    ///   syntax error in its first part, or lacks a required column (naming the column).
+    init(feed: FeedSource, name: String, required: [String], partSize: Int = 1 << 20) throws(ImportError) {
+        file = feed.displayName(name)
+        self.partSize = partSize
+        guard feed.contains(name) else {
+            throw ImportError(file: file, message: "required file is missing from the feed")
+        }
+        stream = try feed.open(name)
+        var first: [UInt8] = []
+        var end = false
+        while first.isEmpty && !end {
+            let data = try stream.read(upTo: partSize)
+            if data.isEmpty {
+                first = splitter.finish()
+                end = true
+            } else {
+                first = splitter.add(data)
+            }
+        }
+        try FeedTableReader.check(first, file: file, firstLine: 1, header: nil)
+        table = try CSVTable(bytes: first, file: file)
+        table.mendsRaggedRows = true
+        splitter.partDone()
+        atEnd = end
+        for column in required where table.column(column) == nil {
+            throw ImportError(file: file, line: 1, field: column, message: "required column is missing")
+        }
+    }
+
+    /// After the last row: one warning when rows had missing or extra empty trailing fields
+    /// (read as empty / dropped; `CSVTable.mendsRaggedRows`).
+    func finish(into warnings: inout [ImportWarning]) {
+        guard table.mendedRows > 0 else { return }
+        warnings.append(ImportWarning(file: file, line: table.firstMendedLine,
+                                      message: "\(table.mendedRows) rows have a field count other than the header's; missing trailing fields read as empty, extra empty ones ignored"))
+    }
+
+    /// Column index of `name` in the header, or nil.
+    func column(_ name: String) -> Int? { table.column(name) }
+
+    /// The next row, or nil at the end of the file. Blank lines are skipped.
+    /// - Throws: `ImportError` for bad encoding, CSV syntax errors and ragged rows.
+    mutating func next() throws(ImportError) -> CSVRow? {
+        while true {
+            if let row = try table.nextRow() { return row }
+            if atEnd { return nil }
+            let data = try stream.read(upTo: partSize)
+            let part: [UInt8]
+            if data.isEmpty {
+                part = splitter.finish()
+                atEnd = true
+            } else {
+                part = splitter.add(data)
+            }
+            if part.isEmpty { continue }
+            try FeedTableReader.check(part, file: file, firstLine: splitter.line, header: table.header)
+            splitter.partDone()
+            table.append(part)
+        }
+    }
+
+    /// Refuses UTF-16 (by its BOM, or by the NUL bytes it is full of), NUL bytes and bytes
+    /// that are not UTF-8. `header` names the field of a bad byte (nil: take it from `part`).
+    static func check(_ part: [UInt8], file: String, firstLine: Int, header: [String]?) throws(ImportError) {
+        if firstLine == 1, part.count >= 2,
+           (part[0] == 0xFE && part[1] == 0xFF) || (part[0] == 0xFF && part[1] == 0xFE) {
+            throw ImportError(file: file, line: 1, message: "file is encoded in UTF-16; GTFS files must be UTF-8")
+        }
+        var bad: (index: Int, message: String)? = nil
+        if let nul = part.firstIndex(of: 0) {
+            bad = (nul, "file contains a NUL byte (GTFS files are UTF-8 text)")
+        }
+        if let invalid = TextDecoding.firstInvalidUTF8(part), invalid < (bad?.index ?? Int.max) {
+            bad = (invalid, "invalid UTF-8 byte 0x\(String(part[invalid], radix: 16, uppercase: true)); GTFS files must be UTF-8")
+        }
+        guard let bad else { return }
+        let (line, column) = location(of: bad.index, in: part)
+        var names = header
+        if names == nil, let lf = part.firstIndex(of: 0x0A), lf < bad.index {
+            var r = CSVReader(bytes: Array(part[..<lf]), file: file)
+            names = (try? r.nextRecord())?.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let lineNumber = firstLine + line - 1
+        let field = lineNumber > 1 ? names.flatMap { column <= $0.count ? $0[column - 1] : nil } : nil
+        throw ImportError(file: file, line: lineNumber, column: column, field: field, message: bad.message)
+    }
+
+    /// 1-based line (within `bytes`) and field number of byte `index`; the field number counts
+    /// commas outside quotes from the start of the line.
+    static func location(of index: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var lineStart = 0
+        for i in 0..<index where bytes[i] == 0x0A {
+            line += 1
+            lineStart = i + 1
+        }
+        var column = 1
+        var quoted = false
+        for i in lineStart..<index {
+            if bytes[i] == UInt8(ascii: "\"") { quoted.toggle() }
+            else if bytes[i] == UInt8(ascii: ","), !quoted { column += 1 }
+        }
+        return (line, column)
+    }
+}
+
+/// Cuts a byte stream into parts that end just after a line feed outside quotes, so that each
+/// part holds whole CSV records. Quotes are counted as RFC 4180 writes them (a doubled `""`
+/// toggles twice); a stray `"` inside an unquoted field would be misread, which GTFS forbids.
+struct RecordSplitter {
+    private var pending: [UInt8] = []
+    private var pendingLineFeeds = 0
+    private var quoted = false
+    /// 1-based line number at which the next part starts.
+    private(set) var line = 1
+    private var lineFeedsInPart = 0
+
+    /// Adds bytes; returns the whole records completed so far (empty when none).
+    mutating func add(_ data: [UInt8]) -> [UInt8] {
+        var cut = -1
+        var lineFeeds = 0
+        var lineFeedsAtCut = 0
+        var q = quoted
+        data.withUnsafeBufferPointer { buf in
+            for i in 0..<buf.count {
+                let b = buf[i]
+                if b == UInt8(ascii: "\"") {
+                    q.toggle()
+                } else if b == 0x0A {
+                    lineFeeds += 1
+                    if !q { cut = i; lineFeedsAtCut = lineFeeds }
+                }
+            }
+        }
+        quoted = q
+        if cut < 0 {
+            pending.append(contentsOf: data)
+            pendingLineFeeds += lineFeeds
+            return []
+        }
+        var part = pending
+        part.append(contentsOf: data[...cut])
+        lineFeedsInPart = pendingLineFeeds + lineFeedsAtCut
+        pending = Array(data[(cut + 1)...])
+        pendingLineFeeds = lineFeeds - lineFeedsAtCut
+        return part
+    }
+
+    /// The bytes left at the end of the stream (the last record when the file does not end
+    /// with a line break).
+    mutating func finish() -> [UInt8] {
+        let rest = pending
+        lineFeedsInPart = pendingLineFeeds
+        pending = []
+        pendingLineFeeds = 0
+        return rest
+    }
+
+    /// Moves `line` past the part just returned by `add` or `finish`.
+    mutating func partDone() {
+        line += lineFeedsInPart
+        lineFeedsInPart = 0
+    }
+}
+
+extension CSVRow {
+    /// The field in column `i` with surrounding spaces and tabs removed; "" when `i` is nil.
+    /// (Ids are compared trimmed: a real GTFS-JP feed writes agency_id `1060001027696 `.)
+    func text(_ i: Int?) -> String {
+        guard let i else { return "" }
+        let s = fields[i]
+        // Fast path (most fields): nothing to trim, no Foundation call.
+        guard let first = s.unicodeScalars.first, let last = s.unicodeScalars.last else { return s }
+        let blank: (Unicode.Scalar) -> Bool = { $0 == " " || $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        if !blank(first) && !blank(last) { return s }
+        return s.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The trimmed field in column `i`.
+    /// - Throws: `ImportError` naming the column when it is empty.
+    func requiredText(_ i: Int) throws(ImportError) -> String {
+        let s = text(i)
+        if s.isEmpty { throw error(column: i, "required value is empty") }
+        return s
+    }
+}

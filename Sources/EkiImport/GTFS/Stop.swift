@@ -1,0 +1,74 @@
+import EkiKit
+
+extension GTFS {
+    /// One row of stops.txt (GTFS reference, stops.txt): a stop or platform (location_type 0),
+    /// a station (1), an entrance (2), a generic node (3) or a boarding area (4).
+    struct Stop: Sendable {
+        static let file = "stops.txt"
+        /// Columns this importer reads and cannot do without. stop_name, stop_lat and stop_lon
+        /// are Conditionally Required in the reference (required for location_type 0, 1, 2,
+        /// i.e. for every feed with stops).
+        static let required = ["stop_id", "stop_name", "stop_lat", "stop_lon"]
+
+        /// `stop_id`, trimmed.
+        var id: String
+        /// `stop_name`, trimmed; may be empty for location_type 3 and 4.
+        var name: String
+        /// Degrees WGS84; nil only for location_type 3 and 4 without coordinates.
+        var coordinate: Coordinate?
+        /// 0 stop/platform, 1 station, 2 entrance/exit, 3 generic node, 4 boarding area.
+        var locationType: Int
+        /// `parent_station`, trimmed; "" when none.
+        var parentId: String
+        /// 1-based line in stops.txt, for warnings.
+        var line: Int
+
+        /// Every stop in file order. A repeated stop_id keeps the first row (warning).
+        /// - Throws: `ImportError` naming the field for a missing file or column, bad
+        ///   encoding, an empty stop_id, a location_type outside 0–4, or a stop, station or
+        ///   entrance (location_type 0–2) without a name or without valid coordinates
+        ///   (latitude -90…90, longitude -180…180, degrees).
+        static func readAll(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> [Stop] {
+            var reader = try FeedTableReader(feed: feed, name: file, required: required)
+            let idColumn = reader.column("stop_id")!
+            let nameColumn = reader.column("stop_name")!
+            let latColumn = reader.column("stop_lat")!
+            let lonColumn = reader.column("stop_lon")!
+            let typeColumn = reader.column("location_type")
+            let parentColumn = reader.column("parent_station")
+            var stops: [Stop] = []
+            var seen = Set<String>()
+            while let row = try reader.next() {
+                let id = try row.requiredText(idColumn)
+                var locationType = 0
+                if let typeColumn, !row.text(typeColumn).isEmpty {
+                    guard let t = Int(row.text(typeColumn)), (0...4).contains(t) else {
+                        throw row.error(column: typeColumn, "'\(row.text(typeColumn))' is not a location type (0–4)")
+                    }
+                    locationType = t
+                }
+                let needsPlace = locationType <= 2
+                let name = needsPlace ? try row.requiredText(nameColumn) : row.text(nameColumn)
+                var coordinate: Coordinate? = nil
+                let latText = row.text(latColumn), lonText = row.text(lonColumn)
+                if needsPlace || !latText.isEmpty || !lonText.isEmpty {
+                    if latText.isEmpty { throw row.error(column: latColumn, "stop '\(id)' has no latitude") }
+                    if lonText.isEmpty { throw row.error(column: lonColumn, "stop '\(id)' has no longitude") }
+                    let lat = try row.double(latColumn), lon = try row.double(lonColumn)
+                    guard (-90...90).contains(lat) else { throw row.error(column: latColumn, "latitude \(lat) is outside -90…90") }
+                    guard (-180...180).contains(lon) else { throw row.error(column: lonColumn, "longitude \(lon) is outside -180…180") }
+                    coordinate = Coordinate(lat: lat, lon: lon)
+                }
+                guard seen.insert(id).inserted else {
+                    warnings.append(ImportWarning(file: reader.file, line: row.line, field: "stop_id",
+                                                  message: "stop_id '\(id)' repeated; the first row is used"))
+                    continue
+                }
+                stops.append(Stop(id: id, name: name, coordinate: coordinate, locationType: locationType,
+                                  parentId: row.text(parentColumn), line: row.line))
+            }
+            reader.finish(into: &warnings)
+            return stops
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import EkiKit
+import Foundation
+
+/// Reads railway stations from an OpenStreetMap XML 0.6 file.
+///
+/// Input: a file path or `-` for stdin; plain XML, gzip or bzip2 (recognised by magic bytes,
+/// whatever the name). Accepted writers: the OSM API, Overpass `[out:xml]` (`<meta>`,
+/// `<note>`, `<remark>`, `out center`, `out geom`), JOSM (single quotes, negative ids; the
+/// `action` attribute is ignored as osmium ignores it, with one warning counting stations
+/// marked `action="delete"`) and osmium. Elements with `visible="false"` are left out.
+///
+/// Output: `ImportBatch(dataset: "osm")` with one `SourceRecord` per station × operator ×
+/// service class × line, `source` = `osm:node/123` (or `way/…`, `relation/…`).
+/// - Station: `railway=station|halt|tram_stop`, or `public_transport=station` with a rail mode
+///   (see `OSMTagSet.isStation` for the full rule); platforms, stop positions, bus stops,
+///   aerialway stations and disused/abandoned/proposed/under-construction ones are not.
+/// - `name`: `name:ja` ?? `name`. `reading`: `name:ja-Hira` ?? `name:ja_kana` ?? `name:ja-Kana`,
+///   NFKC then folded to hiragana. `latinName`: `name:ja-Latn` ?? `name:ja_rm` ?? `name:en`.
+/// - Point (degrees WGS84): a node's `lat`/`lon`; for ways and relations an Overpass `<center>`
+///   or inline geometry when given, else the mean of their nodes' coordinates.
+/// - Operators, lines and Shinkansen class from `operator`/`network` and the rail route,
+///   route_master and stop_area relations: see `OSMRecordBuilder`.
+///
+/// Memory: elements are streamed through expat (1 MiB chunks); only stations, rail routes and
+/// stop areas are kept. When a station is a way or relation whose nodes came earlier in the
+/// file, the file is read again for just those nodes (a sorted file's later passes stop at its
+/// first way, or first relation); a pipe or stdin is copied to a temporary file during the
+/// first pass so that it can be read again, and the copy is removed afterwards.
+public struct OSMImporter: StationImporter {
+    /// The dataset name in every source reference.
+    public static let dataset = "osm"
+
+    /// Path of the input, `-` for stdin.
+    public var path: String
+    /// Operator given to rows that have none (e.g. files without operator tags).
+    public var operatorOverride: String?
+
+    public init(path: String, operatorOverride: String? = nil) {
+        self.path = path
+        self.operatorOverride = operatorOverride
+    }
+
+    /// Reads the whole input.
+    /// - Returns: the rows and warnings (stations without name or position, Overpass remarks).
+    /// - Throws: `ImportError` with file, line and column for: a DOCTYPE with an internal subset
+    ///   or external DTD, malformed or truncated XML, a root other than `<osm>` or a version
+    ///   other than 0.6, a non-numeric or out-of-range coordinate, a non-integer id or ref, an
+    ///   Overpass `<remark>` reporting a runtime error; without line for unreadable files and
+    ///   corrupt or truncated gzip/bzip2 data.
+    public func read() throws -> ImportBatch {
+        let displayName = path == "-" ? "<stdin>" : path
+        let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
+        scanner.initialize(to: OSMScanner(file: displayName))
+        defer {
+            scanner.deinitialize(count: 1)
+            scanner.deallocate()
+        }
+
+        // A pipe or stdin can be read once only: keep a raw copy for later passes.
+        var copy: (path: String, fd: Int32)?
+        defer {
+            if let copy {
+                close(copy.fd)
+                unlink(copy.path)
+            }
+        }
+        if !Self.isRegularFile(path) {
+            copy = try Self.makeTemporaryFile(for: displayName)
+        }
+
+        try Self.runPass(scanner, input: OSMByteStream(path: path, teeFD: copy?.fd))
+        var pass = 1
+        while pass < 3 {
+            let pending = Self.pending(scanner.pointee, fromPass: pass)
+            guard pending.nodes || pending.ways else { break }
+            pass += 1
+            let stopAt: OSMElementType? = scanner.pointee.isSorted ? (pending.ways ? .relation : .way) : nil
+            scanner.pointee.beginPass(pass, stopAt: stopAt)
+            let input = try OSMByteStream(path: copy?.path ?? path, displayName: displayName)
+            try Self.runPass(scanner, input: input)
+        }
+
+        let built = OSMRecordBuilder(scan: scanner.pointee, operatorOverride: operatorOverride).build()
+        var warnings = scanner.pointee.warnings + built.warnings
+        if scanner.pointee.stationsMarkedDeleted > 0 {
+            warnings.append(ImportWarning(file: displayName, field: "action", message:
+                "\(scanner.pointee.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
+        }
+        return ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
+    }
+
+    /// True when the file starts (after an optional gzip/bzip2 layer, a byte-order mark, the
+    /// XML declaration, comments and a DOCTYPE) with an `<osm` start tag. Reads at most 4 KiB.
+    /// False for `-` (stdin cannot be sniffed without consuming it) and unreadable files.
+    public static func looksLikeOSM(path: String) -> Bool {
+        guard path != "-", let input = try? OSMByteStream(path: path) else { return false }
+        var head = [UInt8](repeating: 0, count: 4096)
+        var count = 0
+        while count < head.count {
+            let n = head.withUnsafeMutableBytes { (try? input.read(into: $0.baseAddress! + count, capacity: $0.count - count)) ?? 0 }
+            if n == 0 { break }
+            count += n
+        }
+        var s = head[..<count]
+        if s.starts(with: [0xEF, 0xBB, 0xBF]) { s = s.dropFirst(3) }
+        while true {
+            while let b = s.first, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { s = s.dropFirst() }
+            let skips: [(open: String, close: String)] = [("<?", "?>"), ("<!--", "-->"), ("<!DOCTYPE", ">")]
+            guard let skip = skips.first(where: { s.starts(with: Array($0.open.utf8)) }) else { break }
+            guard let end = find(Array(skip.close.utf8), in: s) else { return false }
+            s = s[end...]
+        }
+        guard s.starts(with: Array("<osm".utf8)), s.count > 4 else { return false }
+        let next = s[s.startIndex + 4]
+        return next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == 0x3E || next == 0x2F
+    }
+
+    /// The index just past the first occurrence of `needle` in `hay`.
+    private static func find(_ needle: [UInt8], in hay: ArraySlice<UInt8>) -> Int? {
+        guard hay.count >= needle.count else { return nil }
+        var i = hay.startIndex
+        while i + needle.count <= hay.endIndex {
+            if hay[i..<i + needle.count].elementsEqual(needle) { return i + needle.count }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func runPass(_ scanner: UnsafeMutablePointer<OSMScanner>, input: OSMByteStream) throws {
+        let parser = try OSMExpatParser(scanner: scanner)
+        try parser.parse(input)
+    }
+
+    /// Whether nodes or ways asked for in `pass` are still missing. Ones asked for earlier
+    /// had a full pass to turn up: they are not in the file.
+    private static func pending(_ scan: OSMScanner, fromPass pass: Int) -> (nodes: Bool, ways: Bool) {
+        (scan.neededNodes.values.contains { $0.coordinate == nil && $0.pass == pass },
+         scan.neededWays.values.contains { $0.nodes == nil && $0.pass == pass })
+    }
+
+    private static func isRegularFile(_ path: String) -> Bool {
+        var st = stat()
+        return path != "-" && stat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+    }
+
+    private static func makeTemporaryFile(for name: String) throws -> (path: String, fd: Int32) {
+        var template = Array((NSTemporaryDirectory() + "/eki-osm-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw ImportError(file: name, message: "cannot create a temporary copy: \(String(cString: strerror(errno)))")
+        }
+        return (String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self), fd)
+    }
+}

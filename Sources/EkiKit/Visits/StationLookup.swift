@@ -1,0 +1,57 @@
+import Foundation
+
+/// What a person types to name the station of a visit: a key, or a name narrowed by operator,
+/// class and place.
+public struct StationQuery: Sendable, Equatable {
+    /// A station key (`jr-central/s/小田原`), or a station name compared folded (`TextFold.nameKey`).
+    public var text: String
+    /// Keep entries whose operator, folded (`TextFold.operatorKey`), equals this one folded.
+    public var operatorName: String?
+    public var serviceClass: ServiceClass?
+    /// Keep entries within `radius` metres (geodesic) of this point.
+    public var near: Coordinate?
+    /// Metres; 5 km by default (a city's stations of one name, not the next city's).
+    public var radius: Double
+
+    public init(text: String, operatorName: String? = nil, serviceClass: ServiceClass? = nil,
+                near: Coordinate? = nil, radius: Double = 5_000) {
+        self.text = text
+        self.operatorName = operatorName
+        self.serviceClass = serviceClass
+        self.near = near
+        self.radius = radius
+    }
+}
+
+extension StationStore {
+    /// The entries `query` may mean, sorted by key (closed entries included: a visit may
+    /// predate a closure). A visit needs exactly one.
+    ///
+    /// When `query.text` is a key that `resolve(key:)` finds, that entry alone (the narrowing
+    /// options must still hold). Otherwise every entry whose name, folded, equals the text
+    /// folded, narrowed by operator, class and place.
+    ///
+    /// This is exact-name matching over all entries; when `StationStore.search` is available
+    /// the name branch is the place to call it instead.
+    /// - Throws: `SQLiteError`.
+    public func visitCandidates(_ query: StationQuery) throws -> [Station] {
+        let text = query.text.trimmingCharacters(in: .whitespaces)
+        let candidates: [Station]
+        if text.contains("/"), let s = try resolve(key: text) {
+            candidates = [s]
+        } else {
+            let name = TextFold.nameKey(text)
+            candidates = try allStations().filter { TextFold.nameKey($0.name) == name }
+        }
+        // The operator as any source or the operator table spells it (JR東海 = 東海旅客鉄道 =
+        // jr-central), else as published.
+        let table = try operatorTable()
+        let opID = query.operatorName.flatMap { table.operatorID(for: $0) }
+        let op = query.operatorName.map(TextFold.operatorKey)
+        return candidates.filter { s in
+            (op == nil || (opID != nil ? s.operatorID == opID : s.operatorName.map(TextFold.operatorKey) == op))
+                && (query.serviceClass == nil || s.serviceClass == query.serviceClass)
+                && (query.near == nil || Geodesic.distance(query.near!, s.coordinate) <= query.radius)
+        }
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+
+/// The file formats of `eki visit export` / `import`.
+public enum VisitExchangeFormat: String, CaseIterable, Sendable {
+    /// RFC 4180 CSV, UTF-8, CRLF: header `id,station,date,kind,note`, one visit per row; an
+    /// unknown date, a missing kind and a missing note are empty fields.
+    case csv
+    /// A UTF-8 JSON array with one object per line:
+    /// `{"id": 1, "station": "jr-central/s/小田原", "date": "2019-08-15", "kind": "board", "note": null}`;
+    /// an unknown date, a missing kind and a missing note are `null`.
+    case json
+}
+
+/// Writing and reading the visit log's exchange files. `encode` then `decode` gives back the
+/// same visits (ids, keys, dates, kinds, notes), and `encode` of those gives the same bytes.
+public enum VisitExchange {
+    /// The visits in `format`, in the order given.
+    public static func encode(_ visits: [Visit], format: VisitExchangeFormat) -> String {
+        switch format {
+        case .csv:
+            var out = "id,station,date,kind,note\r\n"
+            for v in visits {
+                out += [String(v.id), v.stationKey, v.date.text ?? "", v.kind?.rawValue ?? "", v.note ?? ""]
+                    .map(csvField).joined(separator: ",") + "\r\n"
+            }
+            return out
+        case .json:
+            guard !visits.isEmpty else { return "[]\n" }
+            let lines = visits.map { v in
+                "  {\"id\": \(v.id), \"station\": \(quote(v.stationKey)), \"date\": \(v.date.text.map(quote) ?? "null"), "
+                    + "\"kind\": \(v.kind.map { quote($0.rawValue) } ?? "null"), \"note\": \(v.note.map(quote) ?? "null")}"
+            }
+            return "[\n" + lines.joined(separator: ",\n") + "\n]\n"
+        }
+    }
+
+    /// The format of a file: `.csv` / `.json` by its extension, else JSON when its first
+    /// non-blank character is `[`, else CSV.
+    public static func detectFormat(path: String, text: String) -> VisitExchangeFormat {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "csv": return .csv
+        case "json": return .json
+        default:
+            return text.first(where: { !$0.isWhitespace && $0 != "\u{FEFF}" }) == "[" ? .json : .csv
+        }
+    }
+
+    /// Reads visits from `text` (the contents of `file`, named in errors). CSV needs a header
+    /// with a `station` column; `id`, `date`, `kind` and `note` are optional and other columns
+    /// are ignored. An id of 0 or none means "give it a new id".
+    /// - Throws: `VisitExchangeError` at the first bad row or value (line for CSV, visit
+    ///   number for JSON).
+    public static func decode(_ text: String, format: VisitExchangeFormat, file: String) throws(VisitExchangeError) -> [Visit] {
+        switch format {
+        case .csv: return try decodeCSV(text, file: file)
+        case .json: return try decodeJSON(text, file: file)
+        }
+    }
+
+    // MARK: CSV
+
+    static func decodeCSV(_ text: String, file: String) throws(VisitExchangeError) -> [Visit] {
+        let rows = try csvRows(text, file: file)
+        guard let header = rows.first else { return [] }
+        let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard let station = names.firstIndex(of: "station") else {
+            throw VisitExchangeError(file: file, location: "line 1", message: "the header has no 'station' column")
+        }
+        let column = { (name: String) in names.firstIndex(of: name) }
+        let (idCol, dateCol, kindCol, noteCol) = (column("id"), column("date"), column("kind"), column("note"))
+        var out: [Visit] = []
+        for row in rows.dropFirst() {
+            if row.fields == [""] { continue }   // blank line
+            let at = "line \(row.line)"
+            guard row.fields.count == names.count else {
+                throw VisitExchangeError(file: file, location: at, message: "row has \(row.fields.count) fields, the header has \(names.count)")
+            }
+            let get = { (c: Int?) in c.map { row.fields[$0] } ?? "" }
+            out.append(try visit(id: get(idCol), station: row.fields[station], date: get(dateCol),
+                                 kind: get(kindCol), note: get(noteCol), file: file, at: at))
+        }
+        return out
+    }
+
+    /// RFC 4180 records with the line each starts on. Accepts LF or CRLF and a leading BOM.
+    static func csvRows(_ text: String, file: String) throws(VisitExchangeError) -> [(line: Int, fields: [String])] {
+        var rows: [(line: Int, fields: [String])] = []
+        var fields: [String] = [], field = "", quoted = false, afterQuote = false
+        var line = 1, rowLine = 1
+        var chars = Array(text.unicodeScalars)
+        if chars.first == "\u{FEFF}" { chars.removeFirst() }
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            i += 1
+            if quoted {
+                if c == "\"" {
+                    if i < chars.count && chars[i] == "\"" { field.unicodeScalars.append("\""); i += 1 }
+                    else { quoted = false; afterQuote = true }
+                } else {
+                    if c == "\n" { line += 1 }
+                    field.unicodeScalars.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"":
+                guard field.isEmpty && !afterQuote else {
+                    throw VisitExchangeError(file: file, location: "line \(line)", message: "a quote inside an unquoted field")
+                }
+                quoted = true
+            case ",":
+                fields.append(field); field = ""; afterQuote = false
+            case "\r" where i < chars.count && chars[i] == "\n":
+                continue
+            case "\n", "\r":
+                fields.append(field); field = ""; afterQuote = false
+                rows.append((rowLine, fields)); fields = []
+                line += 1
+                rowLine = line
+            default:
+                guard !afterQuote else {
+                    throw VisitExchangeError(file: file, location: "line \(line)", message: "text after a closing quote")
+                }
+                field.unicodeScalars.append(c)
+            }
+        }
+        if quoted { throw VisitExchangeError(file: file, location: "line \(rowLine)", message: "a quoted field is never closed") }
+        if !field.isEmpty || !fields.isEmpty || afterQuote { fields.append(field); rows.append((rowLine, fields)) }
+        return rows
+    }
+
+    static func csvField(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+
+    // MARK: JSON
+
+    static func decodeJSON(_ text: String, file: String) throws(VisitExchangeError) -> [Visit] {
+        let parsed: Any
+        do { parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        catch { throw VisitExchangeError(file: file, location: "", message: "not JSON: \(error.localizedDescription)") }
+        guard let array = parsed as? [Any] else {
+            throw VisitExchangeError(file: file, location: "", message: "expected a JSON array of visits")
+        }
+        var out: [Visit] = []
+        for (n, item) in array.enumerated() {
+            let at = "visit \(n + 1)"
+            guard let o = item as? [String: Any] else { throw VisitExchangeError(file: file, location: at, message: "not an object") }
+            func string(_ name: String) throws(VisitExchangeError) -> String {
+                switch o[name] {
+                case nil, is NSNull: return ""
+                case let s as String: return s
+                default: throw VisitExchangeError(file: file, location: at, message: "\(name) must be a string or null")
+                }
+            }
+            var id = ""
+            if let v = o["id"], !(v is NSNull) {
+                guard let n = v as? NSNumber, let i = Int64(exactly: n.doubleValue) else {
+                    throw VisitExchangeError(file: file, location: at, message: "id must be a whole number")
+                }
+                id = String(i)
+            }
+            out.append(try visit(id: id, station: try string("station"), date: try string("date"),
+                                 kind: try string("kind"), note: try string("note"), file: file, at: at))
+        }
+        return out
+    }
+
+    static func quote(_ s: String) -> String { JSONText.quote(s) }
+
+    // MARK: Fields
+
+    static func visit(id: String, station: String, date: String, kind: String, note: String,
+                      file: String, at: String) throws(VisitExchangeError) -> Visit {
+        let fail = { (m: String) in VisitExchangeError(file: file, location: at, message: m) }
+        var visitID: Int64 = 0
+        if !id.isEmpty {
+            guard let n = Int64(id), n >= 0 else { throw fail("id '\(id)' is not a whole number ≥ 0") }
+            visitID = n
+        }
+        guard !station.isEmpty else { throw fail("station is empty") }
+        let d: VisitDate
+        do { d = try VisitDate(parsing: date) } catch { throw fail(error.description) }
+        var k: VisitKind? = nil
+        if !kind.isEmpty {
+            guard let parsed = VisitKind(rawValue: kind) else {
+                throw fail("kind '\(kind)' is not one of \(VisitKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            k = parsed
+        }
+        return Visit(id: visitID, stationKey: station, date: d, kind: k, note: note)
+    }
+}
+
+/// A visit file that cannot be read: the file, where (`line N` for CSV, `visit N` for JSON)
+/// and what is wrong.
+public struct VisitExchangeError: Error, CustomStringConvertible, Sendable {
+    public var file: String
+    public var location: String
+    public var message: String
+
+    public init(file: String, location: String, message: String) {
+        self.file = file
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { location.isEmpty ? "\(file): \(message)" : "\(file): \(location): \(message)" }
+}

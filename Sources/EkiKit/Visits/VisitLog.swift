@@ -1,0 +1,279 @@
+import Foundation
+
+/// The visit log (乗下車記録): a small SQLite file of its own, apart from the station database,
+/// so that rebuilding or replacing the station database never touches it. Visits refer to
+/// stations by key only; `VisitedStations` resolves them against a `StationStore`.
+///
+/// File: `application_id` 0x454B4956 (`EKIV`), `user_version` 1; table `visits (id, station_key,
+/// date, kind, note)` with one row per visit (unique on station key, date and kind), and
+/// `settings (name, value)`. Dates are stored as text (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or NULL.
+///
+/// One connection; not thread-safe.
+public final class VisitLog {
+    public let db: Database
+    /// The file path given at open (`:memory:` for an empty log that is not stored).
+    public let path: String
+
+    static let applicationID: Int64 = 0x454B_4956
+
+    static let schema = """
+    PRAGMA application_id = \(applicationID);
+    PRAGMA user_version = 1;
+    CREATE TABLE visits (
+      id INTEGER PRIMARY KEY AUTOINCREMENT,
+      station_key TEXT NOT NULL CHECK (station_key <> ''),
+      date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]'
+                       OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'
+                       OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+      kind TEXT CHECK (kind IS NULL OR kind IN ('board', 'alight', 'transfer', 'pass')),
+      note TEXT CHECK (note IS NULL OR note <> ''));
+    CREATE UNIQUE INDEX visits_identity ON visits (station_key, ifnull(date, ''), ifnull(kind, ''));
+    CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+    """ + keySourcesSchema
+
+    /// The source rows (`dataset:id`) each recorded key stood for when it was last seen in a
+    /// station database: a memo, not part of the exported log, that lets a visit find its
+    /// station again in a database rebuilt from a source that renamed it.
+    static let keySourcesSchema = """
+    CREATE TABLE IF NOT EXISTS key_sources (
+      station_key TEXT NOT NULL, source TEXT NOT NULL, PRIMARY KEY (station_key, source));
+    """
+
+    /// The log file used when neither `--visits PATH` nor `$EKI_VISITS` is given:
+    /// `$XDG_DATA_HOME/eki/visits.sqlite` (when XDG_DATA_HOME is an absolute path), else
+    /// `$HOME/.local/share/eki/visits.sqlite` (the XDG Base Directory default for user data),
+    /// else `./visits.sqlite`. A person's visits are the one file that cannot be rebuilt from
+    /// open data, so it lives in the user's data folder, not beside the station database.
+    public static func defaultPath(environment: [String: String]) -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return (xdg as NSString).appendingPathComponent("eki/visits.sqlite")
+        }
+        if let home = environment["HOME"], !home.isEmpty {
+            return (home as NSString).appendingPathComponent(".local/share/eki/visits.sqlite")
+        }
+        return "visits.sqlite"
+    }
+
+    /// Opens the log at `path`. With `create`, a missing file (and its folder) is created and the
+    /// log is writable; without it, the file must exist and is opened read-only.
+    /// - Throws: `VisitLogError.missing` (no file, `create` false), `VisitLogError.notAVisitLog`
+    ///   (an SQLite file that is something else, e.g. the station database), `SQLiteError`.
+    public init(path: String, create: Bool = true) throws {
+        self.path = path
+        let inMemory = path == ":memory:"
+        let exists = inMemory || FileManager.default.fileExists(atPath: path)
+        if !exists {
+            guard create else { throw VisitLogError.missing(path) }
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+        }
+        db = try Database(path: path, readOnly: !create && !inMemory)
+        let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        if tables == 0 {
+            guard create || inMemory else { throw VisitLogError.notAVisitLog(path) }
+            try db.transaction { try db.execute(Self.schema) }
+        } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
+            throw VisitLogError.notAVisitLog(path)
+        } else if create {
+            try db.execute(Self.keySourcesSchema)
+        }
+    }
+
+    // MARK: Finding the station of a key
+
+    /// Notes which source rows `station` holds, under the recorded `key` (replacing what was
+    /// noted before). Called when a visit is added, imported or checked.
+    public func rememberSources(of station: Station, forKey key: String) throws {
+        try db.transaction {
+            try db.prepare("DELETE FROM key_sources WHERE station_key = ?").run([.text(key)])
+            let insert = try db.prepare("INSERT OR IGNORE INTO key_sources (station_key, source) VALUES (?, ?)")
+            for ref in station.sources { try insert.run([.text(key), .text(ref.description)]) }
+        }
+    }
+
+    /// The source rows noted for `key` (empty when none, or in a log older than the memo).
+    public func sources(forKey key: String) throws -> [SourceRef] {
+        guard try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'key_sources'") == 1 else { return [] }
+        let s = try db.cached("SELECT source FROM key_sources WHERE station_key = ? ORDER BY source")
+        try s.bind([.text(key)])
+        var out: [SourceRef] = []
+        while try s.step() {
+            let parts = s.text(0).split(separator: ":", maxSplits: 1)
+            if parts.count == 2 { out.append(SourceRef(dataset: String(parts[0]), id: String(parts[1]))) }
+        }
+        return out
+    }
+
+    /// The entry a recorded key refers to in `store`: the key itself or through the alias table
+    /// (`StationStore.resolve(key:)`); failing that, the entry holding most of the source rows
+    /// the key stood for when it was recorded (a station renamed in a database rebuilt from
+    /// scratch); nil when neither finds one (the visit is orphaned, and kept).
+    public func resolve(_ key: String, in store: StationStore) throws -> Station? {
+        if let s = try store.resolve(key: key) { return s }
+        return try store.station(sharingSourcesWith: try sources(forKey: key))
+    }
+
+    /// An empty log in memory (for reading commands when there is no log file yet).
+    public static func empty() throws -> VisitLog { try VisitLog(path: ":memory:") }
+
+    // MARK: Settings
+
+    /// The counting rule; `transferCounts` is the `transfer_counts` setting (default on).
+    public func counting() throws -> VisitCounting {
+        let s = try db.cached("SELECT value FROM settings WHERE name = 'transfer_counts'")
+        defer { s.reset() }
+        return VisitCounting(transferCounts: try s.step() ? s.text(0) != "0" : true)
+    }
+
+    /// Stores the counting rule in the log.
+    public func setCounting(_ c: VisitCounting) throws {
+        try db.prepare("INSERT OR REPLACE INTO settings (name, value) VALUES ('transfer_counts', ?)")
+            .run([.text(c.transferCounts ? "1" : "0")])
+    }
+
+    // MARK: Visits
+
+    /// Records `visit` under a new id (its `id` is ignored) and returns it with that id.
+    /// - Throws: `VisitLogError.duplicate` when the log already has a visit of the same station
+    ///   key, date and kind (see `Visit.identity`); `SQLiteError`.
+    @discardableResult
+    public func add(_ new: Visit) throws -> Visit {
+        if let existing = try visit(matching: new) { throw VisitLogError.duplicate(existing) }
+        return try insert(new, keepingID: false)
+    }
+
+    /// Every visit in `range`, in log order (date, then id).
+    public func visits(in range: VisitDateRange = VisitDateRange()) throws -> [Visit] {
+        let s = try db.prepare("SELECT id, station_key, date, kind, note FROM visits ORDER BY ifnull(date, ''), id")
+        var out: [Visit] = []
+        while try s.step() {
+            let v = Self.visit(from: s)
+            if range.contains(v.date) { out.append(v) }
+        }
+        return out
+    }
+
+    /// The visit with `id`, or nil.
+    public func visit(id: Int64) throws -> Visit? {
+        let s = try db.cached("SELECT id, station_key, date, kind, note FROM visits WHERE id = ?")
+        defer { s.reset() }
+        s.bind(id, at: 1)
+        return try s.step() ? Self.visit(from: s) : nil
+    }
+
+    /// Number of visits.
+    public func count() throws -> Int { Int(try db.scalarInt("SELECT count(*) FROM visits") ?? 0) }
+
+    /// Removes the visits with these ids, all or none.
+    /// - Returns: the removed visits.
+    /// - Throws: `VisitLogError.noSuchVisit` for the first id the log does not hold (nothing is removed).
+    @discardableResult
+    public func remove(ids: [Int64]) throws -> [Visit] {
+        try db.transaction {
+            try ids.map { id in
+                guard let v = try visit(id: id) else { throw VisitLogError.noSuchVisit(id) }
+                try db.prepare("DELETE FROM visits WHERE id = ?").run([.int(id)])
+                return v
+            }
+        }
+    }
+
+    /// Merges `incoming` visits (from `VisitExchange`) into the log in one transaction. A visit
+    /// whose station key, date and kind the log already holds is the same visit: with the same
+    /// note it is already present, with another note it is a conflict and the log's note is kept.
+    /// A new visit keeps its id when the log has no visit with that id (so an export imported into
+    /// an empty log reproduces it exactly), else gets a new one (reported as renumbered).
+    /// - Throws: `SQLiteError` (nothing is written).
+    public func merge(_ incoming: [Visit]) throws -> VisitMergeReport {
+        try db.transaction {
+            var report = VisitMergeReport()
+            for v in incoming {
+                if let existing = try visit(matching: v) {
+                    if existing.note == v.note { report.alreadyPresent += 1 }
+                    else { report.conflicts.append(VisitConflict(existing: existing, incoming: v)) }
+                    continue
+                }
+                let idFree = v.id > 0 ? try visit(id: v.id) == nil : false
+                let added = try insert(v, keepingID: idFree)
+                if v.id > 0 && added.id != v.id { report.renumbered.append((from: v.id, to: added.id)) }
+                report.added.append(added)
+            }
+            return report
+        }
+    }
+
+    /// Date of the first counting visit (log order) of every recorded key that has one, by the
+    /// key as recorded. `.unknown` when that visit is undated.
+    public func completions(counting: VisitCounting? = nil) throws -> [String: VisitDate] {
+        let rule = try counting ?? self.counting()
+        var out: [String: VisitDate] = [:]
+        for v in try visits() where rule.counts(v.kind) && out[v.stationKey] == nil {
+            out[v.stationKey] = v.date
+        }
+        return out
+    }
+
+    // MARK: Rows
+
+    func visit(matching v: Visit) throws -> Visit? {
+        let s = try db.cached("""
+            SELECT id, station_key, date, kind, note FROM visits
+            WHERE station_key = ? AND ifnull(date, '') = ? AND ifnull(kind, '') = ?
+            """)
+        defer { s.reset() }
+        try s.bind([.text(v.stationKey), .text(v.date.text ?? ""), .text(v.kind?.rawValue ?? "")])
+        return try s.step() ? Self.visit(from: s) : nil
+    }
+
+    func insert(_ v: Visit, keepingID: Bool) throws -> Visit {
+        try db.cached("INSERT INTO visits (id, station_key, date, kind, note) VALUES (?, ?, ?, ?, ?)").run([
+            keepingID ? .int(v.id) : .null, .text(v.stationKey), v.date.text.map(SQLValue.text) ?? .null,
+            v.kind.map { .text($0.rawValue) } ?? .null, v.note.map(SQLValue.text) ?? .null,
+        ])
+        var added = v
+        added.id = db.lastInsertRowID
+        return added
+    }
+
+    static func visit(from s: Statement) -> Visit {
+        Visit(id: s.int64(0), stationKey: s.text(1),
+              date: (try? VisitDate(parsing: s.text(2))) ?? .unknown,
+              kind: s.optionalText(3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(4))
+    }
+}
+
+/// What `VisitLog.merge` did.
+public struct VisitMergeReport: Sendable {
+    /// Visits written, with the ids they have in the log.
+    public var added: [Visit] = []
+    /// Incoming visits the log already held with the same note.
+    public var alreadyPresent = 0
+    /// Incoming ids that were taken by other visits, and the ids given instead.
+    public var renumbered: [(from: Int64, to: Int64)] = []
+    /// Incoming visits the log already held with another note (the log's note was kept).
+    public var conflicts: [VisitConflict] = []
+}
+
+/// One visit recorded twice with different notes.
+public struct VisitConflict: Sendable, Equatable {
+    public var existing: Visit
+    public var incoming: Visit
+}
+
+/// Errors of the visit log.
+public enum VisitLogError: Error, CustomStringConvertible, Sendable {
+    case missing(String)
+    case notAVisitLog(String)
+    case duplicate(Visit)
+    case noSuchVisit(Int64)
+
+    public var description: String {
+        switch self {
+        case .missing(let p): return "no visit log at \(p) (record a visit with `eki visit add`)"
+        case .notAVisitLog(let p): return "\(p) is not an EkiKit visit log"
+        case .duplicate(let v):
+            return "visit \(v.id) already records \(v.stationKey) on \(v.date)\(v.kind.map { " (\($0.rawValue))" } ?? "")"
+        case .noSuchVisit(let id): return "no visit with id \(id)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import EkiKit
+import EkiImport
+import EkiTestSupport
+
+/// Locates test data: `../shared` beside the package root (found from this file's path, never
+/// a machine path) and this target's own fixtures.
+enum GTFSTestData {
+    static let packageRoot = TestPaths.packageRoot
+    /// `../shared` beside the package.
+    static let sharedRoot = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
+
+    /// Path of `relative` under ../shared.
+    static func shared(_ relative: String) -> String {
+        sharedRoot.appendingPathComponent(relative).path
+    }
+
+    /// True when `relative` exists under ../shared.
+    static func hasShared(_ relative: String) -> Bool {
+        FileManager.default.fileExists(atPath: shared(relative))
+    }
+
+    /// Path of a fixture under Tests/EkiImportTests/Fixtures/gtfs.
+    static func fixture(_ name: String) -> String {
+        packageRoot.appendingPathComponent("Tests/EkiImportTests/Fixtures/gtfs").appendingPathComponent(name).path
+    }
+
+    static let portLiner = "datasets/gtfs-portliner-kobe-unofficial"
+    static let utsunomiya = "datasets/gtfs-utsunomiya-lrt-unofficial"
+    static let transitfeed = "peer-suites/gtfs-transitfeed"
+    static let googleSample = "peer-suites/gtfs-google-sample"
+
+    /// The cases of peer-suites/gtfs-transitfeed/expected.json as (path, outcome).
+    static func transitfeedCases() -> [(path: String, outcome: String)] {
+        guard let data = FileManager.default.contents(atPath: shared(transitfeed + "/expected.json")),
+              let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let cases = json["cases"] as? [[String: Any]] else { return [] }
+        return cases.compactMap { c in
+            guard let p = c["path"] as? String, let o = c["outcome"] as? String else { return nil }
+            return (p, o)
+        }
+    }
+
+    /// Reads a feed, returning the batch or the error.
+    static func run(_ path: String, modes: GTFSModes = .rail) -> Result<ImportBatch, ImportError> {
+        do throws(ImportError) {
+            return .success(try GTFSImporter(path: path, modes: modes).read())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
