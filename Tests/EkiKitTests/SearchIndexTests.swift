@@ -6,7 +6,7 @@ import EkiTestSupport
 
 /// The search index's plans against brute force, and its upkeep across imports and versions.
 @Suite(.serialized) struct SearchIndexTests {
-    let n02 = N02Fixture.shared
+    let n02 = SearchFixtures.n02()
 
     /// One `search_entry` row.
     struct Row { var fid: Int64; var key: String; var sortKey: String; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
@@ -45,7 +45,7 @@ import EkiTestSupport
     }
 
     @Test func everyPlanEqualsBruteForce() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let rows = try Self.rows(store)
         var rng = SplitMix64(state: 2024)
         var queries = ["新", "線", "山", "東京", "前", "駅", "本線", "鉄道", "えき", "s", "a", "東", "京", "川"]
@@ -99,7 +99,15 @@ import EkiTestSupport
         // Replacing a dataset replaces its search rows; unused terms go.
         try store.importRecords([record("b", "2", "丙", "ブランド乙線", lat: 36)], dataset: "b")
         #expect(try store.search("乙", options: SearchOptions(by: .name)).isEmpty)
+        let heiKey = try store.search("丙").first?.station.key
         #expect(try store.search("丙").map(\.station.name) == ["丙"])
+        // The replaced entry is kept, retired and closed: found only with closed ones.
+        #expect(try store.search("乙", options: SearchOptions(by: .name, includeClosed: true)).map(\.station.name) == ["乙"])
+        // A renamed station keeps its entry (same row, same key); its search row follows.
+        try store.importRecords([record("b", "2", "丁", "ブランド乙線", lat: 36)], dataset: "b")
+        #expect(try store.search("丙").isEmpty)
+        let renamed = try store.search("丁").map(\.station.key)
+        #expect(heiKey != nil && renamed == [heiKey!])
         try checkConsistency(store)
     }
 
@@ -122,29 +130,37 @@ import EkiTestSupport
         try checkConsistency(store)
     }
 
-    @Test func version1DatabasesGetTheIndexWhenOpenedWritable() throws {
-        let path = TestPaths.temporaryDirectory().appendingPathComponent("v1.gpkg").path
+    @Test func version2DatabasesGetTheIndexWhenOpenedWritable() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("v2.gpkg").path
         do {
             let store = try StationStore(path: path)
             try store.importRecords([SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
                                                   operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
                                                   coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
-            // Make it a version 1 file: no search tables.
+            // Make it a version 2 file: no search tables.
             try store.db.execute("""
-                DROP TABLE search_fts; DROP TABLE search_gram; DROP TABLE search_posting; DROP TABLE search_term;
-                DROP TABLE search_entry; DROP TABLE search_brand; UPDATE eki_meta SET value = '1' WHERE name = 'schema_version';
+                DROP TRIGGER search_entry_stale; DROP TABLE search_fts; DROP TABLE search_gram; DROP TABLE search_posting;
+                DROP TABLE search_term; DROP TABLE search_entry; DROP TABLE search_brand;
+                UPDATE eki_meta SET value = '2' WHERE name = 'schema_version';
                 """)
         }
-        let readOnly = try StationStore(path: path, readOnly: true)
-        #expect(throws: SearchError.self) { try readOnly.search("odawara") }
+        #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
         #expect(try writable.search("odawara").map(\.station.name) == ["小田原"])
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         try checkConsistency(writable)
+        #expect(try StationStore(path: path, readOnly: true).search("小田原").count == 1)
     }
 
     @Test func n02IndexIsConsistent() throws {
-        guard let store = n02.store else { return }
+        guard let store = SearchFixtures.n02(writable: true) else { return }
+        try checkConsistency(store)
+    }
+
+    /// station_database's 10,017 entries take the bulk path (10,000 or more new entries).
+    @Test func stationDatabaseIndexIsConsistent() throws {
+        guard let store = SearchFixtures.stationDatabase(writable: true) else { return }
+        #expect(try store.count() >= 10_000)
         try checkConsistency(store)
     }
 

@@ -19,20 +19,31 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 }
 
+/// Connections of their own on the shared fixture files, one per test: a connection is not
+/// thread-safe, and suites (StationStoreTests among them) run in parallel.
+enum SearchFixtures {
+    static func n02(writable: Bool = false) -> StationStore? {
+        N02Fixture.shared.store.map { try! StationStore(path: $0.db.path, readOnly: !writable) }
+    }
+    static func stationDatabase(writable: Bool = false) -> StationStore? {
+        StationDatabaseFixture.shared.store.map { try! StationStore(path: $0.db.path, readOnly: !writable) }
+    }
+}
+
 /// Search on the real files. N02-23 and station_database are imported into separate databases:
 /// until entries of different sources are merged, one database holding both has each station
 /// twice (N02 without readings), so each expectation is checked where its data lives: names,
 /// ヶ/ッ variants, lines and bbox on N02 (whose five 小田原 entries are the issue's five), and
 /// readings, romaji, 富山駅 and 松山市駅 on station_database (which has readings).
 @Suite(.serialized) struct SearchTests {
-    let n02 = N02Fixture.shared
-    let sd = StationDatabaseFixture.shared
+    let n02 = SearchFixtures.n02()
+    let sd = SearchFixtures.stationDatabase()
 
     static let odawaraOperators: Set<String> = ["小田急電鉄", "箱根登山鉄道", "東海旅客鉄道", "東日本旅客鉄道", "伊豆箱根鉄道"]
     static let odawaraOperatorsSD: Set<String> = ["小田急電鉄", "箱根登山鉄道", "JR東海", "JR東日本", "伊豆箱根鉄道"]
 
     @Test func odawaraByNameWithOrWithoutEki() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         for q in ["小田原駅", "小田原", "小田原 駅"] {
             let hits = try store.search(q)
             #expect(hits.count >= 5, "\(q)")
@@ -43,7 +54,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func odawaraByReadingAndRomaji() throws {
-        guard let store = sd.store else { return }
+        guard let store = sd else { return }
         for q in ["おだわら", "オダワラ", "ｵﾀﾞﾜﾗ", "odawara", "Odawara", "小田原駅", "おだわらえき"] {
             let hits = try store.search(q)
             let first = hits.prefix(5)
@@ -55,7 +66,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func kasumigasekiAndYotsuyaVariants() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let kasumi = try store.search("霞ケ関")
         #expect(kasumi.allSatisfy { $0.station.name == "霞ヶ関" })
         let tokyo = kasumi.first { $0.station.operatorName == "東京地下鉄" }
@@ -65,7 +76,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
         let yotsuya = try store.search("四ッ谷")
         #expect(Set(yotsuya.map(\.station.name)) == ["四ツ谷"])
         #expect(Set(yotsuya.compactMap(\.station.operatorName)) == ["東京地下鉄", "東日本旅客鉄道"])
-        if let sdStore = sd.store {
+        if let sdStore = sd {
             let sdKasumi = try sdStore.search("霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
             #expect(Set(sdKasumi) == ["霞ケ関 東京メトロ", "霞ヶ関 東武鉄道"])
             #expect(try sdStore.search("四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
@@ -73,7 +84,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func partialFindsInsidePrefixDoesNot() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let partial = try store.search("田原", options: SearchOptions(match: .partial, limit: nil))
         let names = Set(partial.map(\.station.name))
         #expect(names.isSuperset(of: ["小田原", "田原本", "田原", "三河田原"]))
@@ -90,16 +101,16 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func oneAndTwoCharacterPartialQueries() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let two = try store.search("宮町", options: SearchOptions(by: .name, match: .partial, limit: nil))
         #expect(!two.isEmpty && two.allSatisfy { $0.station.name.contains("宮町") })
         let one = try store.search("鬼", options: SearchOptions(by: .name, match: .partial, limit: nil))
-        #expect(Set(one.map(\.station.name)) == Set(n02.all.filter { $0.name.contains("鬼") }.map(\.name)))
+        #expect(Set(one.map(\.station.name)) == Set(N02Fixture.shared.all.filter { $0.name.contains("鬼") }.map(\.name)))
         #expect(!one.isEmpty)
     }
 
     @Test func linesByPrefixAfterRouteNumberOrBrand() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
         let lines = Set(tokaido.flatMap(\.station.lines))
         #expect(lines.isSuperset(of: ["東海道線", "東海道新幹線"]))
@@ -108,7 +119,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
         #expect(!marunouchi.isEmpty && marunouchi.allSatisfy { $0.station.operatorName == "東京地下鉄" })
         #expect(marunouchi.contains { $0.station.name == "東京" })
         #expect(try store.search("丸の内", options: SearchOptions(by: .line, limit: nil)).count == marunouchi.count)
-        if let sdStore = sd.store {
+        if let sdStore = sd {
             let sdTokaido = try sdStore.search("東海道", options: SearchOptions(by: .line, limit: nil))
             #expect(sdTokaido.contains { $0.station.lines.contains { $0.hasPrefix("JR東海道本線") } })
             #expect(sdTokaido.contains { $0.station.lines.contains("東海道新幹線") })
@@ -118,7 +129,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func bboxNarrowsToTheViewport() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let odawaraBox = try BoundingBox(parsing: "139.10,35.22,139.20,35.29")
         let tokyoBox = try BoundingBox(parsing: "139.60,35.55,139.90,35.80")
         #expect(try store.search("小田原", options: SearchOptions(bbox: odawaraBox)).filter { $0.station.name == "小田原" }.count == 5)
@@ -133,7 +144,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func nearOrdersByDistance() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         let tokyo = Coordinate(lat: 35.6812, lon: 139.7671)
         let hits = try store.search("新", options: SearchOptions(match: .partial, near: tokyo, limit: 30))
         #expect(hits.count == 30)
@@ -144,7 +155,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func tramStopsNamedEkiAreStillFound() throws {
-        guard let store = sd.store else { return }
+        guard let store = sd else { return }
         let toyama = try store.search("富山駅")
         #expect(toyama.contains { $0.station.name == "富山駅" && $0.isExact })
         #expect(toyama.contains { $0.station.name == "富山" && $0.isExact })
@@ -154,7 +165,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func gazetteerLookups() throws {
-        guard let store = sd.store else { return }
+        guard let store = sd else { return }
         for q in ["小田原駅", "新横浜"] {
             let top = try store.search(q, options: SearchOptions(limit: 3))
             #expect(top.count == 3 && top.allSatisfy { $0.isExact && $0.station.name == q.replacingOccurrences(of: "駅", with: "") }, "\(q)")
@@ -186,7 +197,7 @@ final class StationDatabaseFixture: @unchecked Sendable {
     }
 
     @Test func emptyAndInvalidQueries() throws {
-        guard let store = n02.store else { return }
+        guard let store = n02 else { return }
         #expect(try store.search("").isEmpty)
         #expect(try store.search(" ・ ").isEmpty)
         #expect(throws: SearchError.self) { try store.search("東京", options: SearchOptions(limit: 0)) }

@@ -81,9 +81,12 @@ struct SearchCommand: Command {
 
     func run() throws -> Int32 {
         let path = DatabaseOption.path(args, console)
-        var store = try StationStore(path: path, readOnly: true)
-        if !store.hasSearchIndex {
-            console.err("building the search index of \(path)…\n")
+        let store: StationStore
+        do {
+            store = try StationStore(path: path, readOnly: true)
+        } catch StoreError.schemaVersion(_, found: 2, expected: _) {
+            // Written before search existed: opening it writable adds the search index.
+            console.err("adding the search index to \(path)…\n")
             store = try StationStore(path: path)
         }
         let hits = try store.search(query, options: options)

@@ -14,8 +14,9 @@
 /// - `search_fts`: contentless FTS5 trigram index over the terms, rowid = term id, the form in
 ///   column `f<field code>` (partial search, queries of 3 or more characters, filtered by
 ///   column; the term is checked with `instr` afterwards, so no positions are stored).
-/// - `search_gram`: every 1- and 2-character substring of every term, by field (partial
-///   search, queries of 1 or 2 characters, which trigrams cannot match).
+/// - `search_gram`: every 2-character substring of every term, and its last character followed
+///   by U+0001, by field (partial search, queries of 1 or 2 characters, which trigrams cannot
+///   match: 2 characters look up their gram, 1 character the grams starting with it).
 /// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
 enum SearchIndex {
     static let schema = """
@@ -142,13 +143,14 @@ enum SearchIndex {
         return out
     }
 
-    /// The 1- and 2-character substrings of `form` (Unicode scalars), without duplicates.
+    /// Every 2-character substring of `form` (Unicode scalars), and its last character followed
+    /// by U+0001, without duplicates: a term contains a 2-character query when it has that
+    /// gram, and a 1-character query when it has a gram starting with it.
     static func grams(_ form: String) -> Set<String> {
         let u = Array(form.unicodeScalars)
         var out = Set<String>()
         for i in u.indices {
-            out.insert(String(u[i]))
-            if i + 1 < u.count { out.insert(String(String.UnicodeScalarView([u[i], u[i + 1]]))) }
+            out.insert(String(String.UnicodeScalarView([u[i], i + 1 < u.count ? u[i + 1] : "\u{1}"])))
         }
         return out
     }

@@ -13,6 +13,7 @@ extension StationStore {
     /// uses any more. Call inside the import's transaction.
     /// - Throws: `SQLiteError`.
     func updateSearchIndex() throws {
+        var trace = PhaseTrace()
         let brands = try refreshBrands()
         if !brands.changed.isEmpty {
             let stale = try db.prepare("""
@@ -28,12 +29,26 @@ extension StationStore {
                 for fid in fids { try delete.run([.int(fid)]) }
             }
         }
+        trace.mark("search: line brands")
         var builder = SearchIndexBuilder(db: db, brands: brands.all)
         var sids = try assignSortIDs(&builder)
         if sids == nil {
             // A gap between two existing entries is full: number every entry afresh.
             try db.execute("DELETE FROM search_posting; DELETE FROM search_entry;")
             sids = try assignSortIDs(&builder)
+        }
+        trace.mark("search: sort ids")
+        // Many new entries: write postings and grams to scratch tables, then into their B-trees
+        // in key order, and build the secondary indexes afterwards (one sort each instead of a
+        // random insert per row).
+        let bulk = sids!.count >= 10_000
+        if bulk {
+            try db.execute("""
+                DROP INDEX search_posting_fid; DROP INDEX search_entry_sort;
+                CREATE TEMP TABLE search_posting_new (term_id INTEGER, sid INTEGER, fid INTEGER, open INTEGER);
+                CREATE TEMP TABLE search_gram_new (field INTEGER, gram TEXT, term_id INTEGER);
+                """)
+            builder.tables = ("temp.search_posting_new", "temp.search_gram_new")
         }
         let select = try db.prepare("""
             SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat
@@ -56,7 +71,19 @@ extension StationStore {
             for r in rows { try builder.add(r, sid: sids![r.fid]!) }
             last = end
         }
+        trace.mark("search: \(builder.added) entries indexed")
+        if bulk {
+            try db.execute("""
+                INSERT OR IGNORE INTO search_posting SELECT term_id, sid, fid, open FROM temp.search_posting_new ORDER BY term_id, sid;
+                INSERT OR IGNORE INTO search_gram SELECT field, gram, term_id FROM temp.search_gram_new ORDER BY field, gram, term_id;
+                DROP TABLE temp.search_posting_new; DROP TABLE temp.search_gram_new;
+                CREATE INDEX search_posting_fid ON search_posting(fid);
+                CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
+                """)
+            trace.mark("search: postings and grams written in key order")
+        }
         if builder.added > 0 || !brands.changed.isEmpty { try dropUnusedTerms() }
+        trace.mark("search: unused terms dropped")
     }
 
     /// Sort ids for the entries not yet indexed: integers in the order of their sort keys,
@@ -73,6 +100,13 @@ extension StationStore {
             new.append((builder.sortKey(key: s.text(1), name: s.text(2), reading: s.optionalText(3)), s.int64(0)))
         }
         new.sort { SearchRun.before($0.key, $1.key) }
+        var sids: [Int64: Int64] = [:]
+        sids.reserveCapacity(new.count)
+        if try db.scalarInt("SELECT EXISTS (SELECT 1 FROM search_entry)") == 0 {
+            let step = (Int64(1) << 62) / Int64(new.count + 1)
+            for (k, e) in new.enumerated() { sids[e.fid] = step * Int64(k + 1) }
+            return sids
+        }
         let before = try db.prepare("SELECT sid FROM search_entry WHERE sort_key < ? ORDER BY sort_key DESC LIMIT 1")
         let after = try db.prepare("SELECT sid FROM search_entry WHERE sort_key > ? ORDER BY sort_key LIMIT 1")
         func neighbour(_ st: Statement, _ key: String, _ none: Int64) throws -> Int64 {
@@ -80,8 +114,6 @@ extension StationStore {
             defer { st.reset() }
             return try st.step() ? st.int64(0) : none
         }
-        var sids: [Int64: Int64] = [:]
-        sids.reserveCapacity(new.count)
         var i = 0
         while i < new.count {
             let low = try neighbour(before, new[i].key, 0)
@@ -152,6 +184,8 @@ struct SearchIndexBuilder {
 
     let db: Database
     let brands: [String: String]
+    /// Where postings and grams are written (scratch tables during a bulk build).
+    var tables = (posting: "search_posting", gram: "search_gram")
     private(set) var added = 0
     private var terms: [String: Int64]? = nil
     private var nameCache: [String: String] = [:]
@@ -213,7 +247,7 @@ struct SearchIndexBuilder {
             VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """).run([.int(r.fid), .int(sid), .text(sortKey), .int(r.open ? 1 : 0), .double(r.lon), .double(r.lat)]
                      + fields.map { .text(SearchIndex.frame($0.1)) })
-        let posting = try db.cached("INSERT OR IGNORE INTO search_posting (term_id, sid, fid, open) VALUES (?, ?, ?, ?)")
+        let posting = try db.cached("INSERT OR IGNORE INTO \(tables.posting) (term_id, sid, fid, open) VALUES (?, ?, ?, ?)")
         for (field, forms) in fields {
             for form in forms { try posting.run([.int(try termID(field, form)), .int(sid), .int(r.fid), .int(r.open ? 1 : 0)]) }
         }
@@ -242,7 +276,7 @@ struct SearchIndexBuilder {
         try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)").run([.int(Int64(code)), .text(form)])
         let id = db.lastInsertRowID
         try db.cached("INSERT INTO search_fts (rowid, f\(code)) VALUES (?, ?)").run([.int(id), .text(form)])
-        let gram = try db.cached("INSERT OR IGNORE INTO search_gram (field, gram, term_id) VALUES (?, ?, ?)")
+        let gram = try db.cached("INSERT OR IGNORE INTO \(tables.gram) (field, gram, term_id) VALUES (?, ?, ?)")
         for g in SearchIndex.grams(form) { try gram.run([.int(Int64(code)), .text(g), .int(id)]) }
         terms?[key] = id
         return id
