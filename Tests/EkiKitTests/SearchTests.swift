@@ -30,11 +30,10 @@ enum SearchFixtures {
     }
 }
 
-/// Search on the real files. N02-23 and station_database are imported into separate databases:
-/// until entries of different sources are merged, one database holding both has each station
-/// twice (N02 without readings), so each expectation is checked where its data lives: names,
-/// ヶ/ッ variants, lines and bbox on N02 (whose five 小田原 entries are the issue's five), and
-/// readings, romaji, 富山駅 and 松山市駅 on station_database (which has readings).
+/// Search on each real file alone: names, ヶ/ッ variants, lines and bbox on N02-23 (whose five
+/// 小田原 entries are the issue's five; it has no readings), readings, romaji, 富山駅 and 松山市駅
+/// on station_database (which has readings and other line and operator spellings). The issue's
+/// expectations on both imported together are in SearchIssueTests.
 @Suite(.serialized) struct SearchTests {
     let n02 = SearchFixtures.n02()
     let sd = SearchFixtures.stationDatabase()
