@@ -91,6 +91,32 @@ import Testing
     @Test func ftsQueryIsQuotedData() {
         #expect(SearchQuery.ftsPhrase("a\"b OR") == "\"a\"\"b\" \"\"\"b \" \"b O\" \" OR\"")
         #expect(SearchIndex.grams("おだわ") == ["おだ", "だわ", "わ\u{1}"])
-        #expect(SearchIndex.grams("ああ") == ["ああ", "あ\u{1}"])
+        #expect(SearchIndex.grams("ああああ") == ["ああ", "あ\u{1}"])
+    }
+}
+
+/// `TextFold.nfkc`'s fast path returns exactly what Foundation's NFKC + NFC returns.
+@Suite struct NFKCFastPathTests {
+    @Test func stableCharactersAreTheirOwnNFKC() {
+        var samples: [String] = ["小田原", "おだわら", "オダワラ", "ケーブル山上", "霞ヶ関", "四ツ谷(四ッ谷)", "々〆〇", "ゝゞヽヾ",
+                                 "ヴァヷヸヹヺ", "電鉄富山駅・エスタ前", "JR東海道本線", "ぁぃぅゕゖ"]
+        // Every scalar the fast path accepts, alone and after a base letter.
+        let ranges: [ClosedRange<UInt32>] = [0x20...0x7E, 0x3005...0x3007, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE, 0x4E00...0x9FFF]
+        for r in ranges {
+            var block = String.UnicodeScalarView()
+            for v in r { block.append(Unicode.Scalar(v)!) }
+            samples.append(String(block))
+            samples.append("か" + String(block))
+        }
+        for s in samples {
+            #expect(s.unicodeScalars.allSatisfy(TextFold.isNFKCStable))
+            let foundation = s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+            #expect(Array(foundation.unicodeScalars) == Array(s.unicodeScalars), "\(s.prefix(20))")
+            #expect(Array(TextFold.nfkc(s).unicodeScalars) == Array(foundation.unicodeScalars), "\(s.prefix(20))")
+        }
+        // Others still go through Foundation.
+        #expect(TextFold.nfkc("ｵﾀﾞﾜﾗ") == "オダワラ")
+        #expect(TextFold.nfkc("か\u{3099}") == "が")
+        #expect(TextFold.nfkc("\u{FA10}") == "塚")
     }
 }

@@ -7,7 +7,20 @@ public enum TextFold {
     /// タ + U+3099 instead of ダ. Full-width digits and letters become ASCII, U+FA10 becomes 塚.
     public static func nfkc(_ s: String) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII is its own NFKC (and cheap)
+        if s.unicodeScalars.allSatisfy(isNFKCStable) { return s }
         return s.precomposedStringWithCompatibilityMapping.precomposedStringWithCanonicalMapping
+    }
+
+    /// True for the characters most Japanese names are written in that NFKC + NFC leave as they
+    /// are, whatever surrounds them (no decomposition, not combining, not composing with a
+    /// neighbour): printable ASCII, 々〆〇, hiragana ぁ–ゖ and ゝゞ, katakana ァ–ヾ (with ・ and
+    /// ー), CJK unified ideographs U+4E00–9FFF. (Half-width kana, the combining and spacing
+    /// voicing marks, ゟ, ヿ and the compatibility ideographs are not among them.)
+    static func isNFKCStable(_ u: Unicode.Scalar) -> Bool {
+        switch u.value {
+        case 0x20...0x7E, 0x3005...0x3007, 0x3041...0x3096, 0x309D...0x309E, 0x30A1...0x30FE, 0x4E00...0x9FFF: return true
+        default: return false
+        }
     }
 
     /// The match form of a station name: NFKC; a bracketed alternative name dropped

@@ -55,7 +55,8 @@ public enum SearchFold {
     /// when `s` has no Latin letters or digits.
     public static func romaji(_ s: String) -> String {
         var letters: [UInt8] = []
-        for u in TextFold.nfkc(s).decomposedStringWithCanonicalMapping.unicodeScalars {
+        let text = s.utf8.allSatisfy { $0 < 0x80 } ? s : TextFold.nfkc(s).decomposedStringWithCanonicalMapping
+        for u in text.unicodeScalars {
             switch u.value {
             case 0x41...0x5A: letters.append(UInt8(u.value + 32))
             case 0x61...0x7A, 0x30...0x39: letters.append(UInt8(u.value))

@@ -146,12 +146,14 @@ enum SearchIndex {
     /// Every 2-character substring of `form` (Unicode scalars), and its last character followed
     /// by U+0001, without duplicates: a term contains a 2-character query when it has that
     /// gram, and a 1-character query when it has a gram starting with it.
-    static func grams(_ form: String) -> Set<String> {
+    static func grams(_ form: String) -> [String] {
         let u = Array(form.unicodeScalars)
-        var out = Set<String>()
-        for i in u.indices {
-            out.insert(String(String.UnicodeScalarView([u[i], i + 1 < u.count ? u[i + 1] : "\u{1}"])))
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(u.count)
+        for i in u.indices { pairs.append(UInt64(u[i].value) << 32 | UInt64(i + 1 < u.count ? u[i + 1].value : 1)) }
+        var seen = Set<UInt64>()
+        return pairs.filter { seen.insert($0).inserted }.map {
+            String(String.UnicodeScalarView([Unicode.Scalar(UInt32($0 >> 32))!, Unicode.Scalar(UInt32($0 & 0xFFFF_FFFF))!]))
         }
-        return out
     }
 }

@@ -187,7 +187,7 @@ struct SearchIndexBuilder {
     /// Where postings and grams are written (scratch tables during a bulk build).
     var tables = (posting: "search_posting", gram: "search_gram")
     private(set) var added = 0
-    private var terms: [String: Int64]? = nil
+    private var terms: [TermKey: Int64]? = nil
     private var nameCache: [String: String] = [:]
     private var readingCache: [String: (reading: String, romaji: String)] = [:]
     private var operatorCache: [String: String] = [:]
@@ -261,17 +261,30 @@ struct SearchIndexBuilder {
         return v
     }
 
+    /// A term as a dictionary key: field code and form, hashed and compared as UTF-8 bytes
+    /// (String's own hashing normalizes, which is slow for kana and kanji, and forms are NFC).
+    struct TermKey: Hashable {
+        var code: Int
+        var form: String
+        func hash(into h: inout Hasher) {
+            h.combine(code)
+            var f = form
+            f.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+        }
+        static func == (a: TermKey, b: TermKey) -> Bool { a.code == b.code && a.form.utf8.elementsEqual(b.form.utf8) }
+    }
+
     private mutating func loadTerms() throws {
-        var t: [String: Int64] = [:]
+        var t: [TermKey: Int64] = [:]
         let s = try db.prepare("SELECT id, field, form FROM search_term")
-        while try s.step() { t["\(s.int64(1))\u{1}" + s.text(2)] = s.int64(0) }
+        while try s.step() { t[TermKey(code: Int(s.int64(1)), form: s.text(2))] = s.int64(0) }
         terms = t
     }
 
     /// The id of a term, inserting it (with its FTS row and grams) when new.
     private mutating func termID(_ field: SearchField, _ form: String) throws -> Int64 {
         let code = SearchIndex.code(field)
-        let key = "\(code)\u{1}" + form
+        let key = TermKey(code: code, form: form)
         if let id = terms?[key] { return id }
         try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)").run([.int(Int64(code)), .text(form)])
         let id = db.lastInsertRowID
