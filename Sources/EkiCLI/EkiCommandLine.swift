@@ -25,7 +25,7 @@ public enum EkiCommandLine {
         }
         if name == "--version" { console.out("eki \(EkiVersion.string)\n"); return 0 }
         guard let command = commands[name] else {
-            console.err("eki: unknown command '\(name)'\n\n" + usage)
+            console.err("eki: unknown command '\(name)' (`eki --help` lists the commands)\n")
             return 64
         }
         let rest = Array(arguments.dropFirst())

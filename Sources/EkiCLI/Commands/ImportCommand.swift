@@ -8,7 +8,7 @@ struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
-                      [--operator NAME] FILE...
+                      [--operator NAME] [--operators FILE] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
@@ -36,6 +36,7 @@ struct ImportCommand: Command {
       generic           any CSV with a header; --columns maps its columns
       gtfs              GTFS / GTFS-JP feed, a folder or a .zip
       osm               OpenStreetMap XML 0.6 (API, Overpass, JOSM, osmium), plain, .gz, .bz2
+
     """
 
     let args: Arguments
@@ -55,8 +56,18 @@ struct ImportCommand: Command {
         if let p = args["profile"], !Self.profiles.contains(p) {
             throw UsageError("--profile must be one of \(Self.profiles.joined(separator: ", ")), got '\(p)'")
         }
-        if args["columns"] != nil, let p = args["profile"], p != "generic" {
-            throw UsageError("--columns goes with the generic profile")
+        if let columns = args["columns"] {
+            if let p = args["profile"], p != "generic" { throw UsageError("--columns goes with the generic profile") }
+            for pair in columns.split(separator: ",") {
+                let kv = pair.split(separator: "=", maxSplits: 1)
+                guard kv.count == 2, !kv[1].trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw UsageError("--columns: '\(pair)' is not FIELD=COLUMN")
+                }
+                let field = kv[0].trimmingCharacters(in: .whitespaces)
+                guard GenericCSVImporter.fields.contains(field) else {
+                    throw UsageError("--columns: unknown field '\(field)' (fields: \(GenericCSVImporter.fields.joined(separator: ", ")))")
+                }
+            }
         }
         if let m = args["modes"] {
             guard let parsed = GTFSModes(parsing: m) else {
@@ -142,6 +153,9 @@ struct ImportCommand: Command {
                 profile = "n02"
             } else {
                 profile = try CSVProfile.detect(path: input, encoding: encoding)?.rawValue ?? "generic"
+                if args["columns"] != nil && profile != "generic" {
+                    throw UsageError("--columns goes with the generic profile, but \(input) is \(profile!) (its columns are known)")
+                }
             }
         }
         switch CSVProfile(rawValue: profile!)! {

@@ -24,7 +24,7 @@ struct InfoCommand: Command {
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
         guard args["unmatched"] != nil || format == .table || format == .json else {
-            throw UsageError("--format must be table or json")
+            throw UsageError("--format must be table or json (geojson and csv go with --unmatched)")
         }
     }
 
@@ -32,6 +32,10 @@ struct InfoCommand: Command {
         let path = DatabaseOption.path(args, console)
         let store = try StationStore(path: path, readOnly: true)
         if let dataset = args["unmatched"] {
+            let known = try store.info().datasets.map(\.name)
+            guard known.contains(dataset) else {
+                throw UsageError("--unmatched: no dataset '\(dataset)' in \(path) (datasets: \(known.joined(separator: ", ")))")
+            }
             let list = try store.unmatchedEntries(dataset: dataset, includeClosed: args.has("include-closed"))
             console.out(StationOutput.render(list.map { StationRow(station: $0) }, format: format))
             return 0
@@ -43,7 +47,7 @@ struct InfoCommand: Command {
                 ("retired", .int(info.retiredEntries)),
                 ("datasets", .array(info.datasets.map { .object([("dataset", .string($0.name)), ("entries", .int($0.entries)), ("open", .int($0.open)),
                                                                  ("matched", .int($0.matched)), ("open_matched", .int($0.openMatched))]) })),
-                ("operators", .array(info.operators.map { .object([("operator", .string($0.operatorName)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
+                ("operators", .array(info.operators.map { .object([("operator_id", .string($0.operatorID)), ("operator", .string($0.label)), ("known", .bool($0.known)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
             ])
             console.out(j.text(pretty: true) + "\n")
             return 0
@@ -57,8 +61,13 @@ struct InfoCommand: Command {
                                                              String($0.open - $0.openMatched)] })
         if info.datasets.count > 1 { out += "(matched: another dataset has rows in the same entry; list the rest with --unmatched DATASET)\n" }
         out += "\nby operator and class:\n"
-        out += DisplayWidth.table(header: ["operator", "class", "entries", "open"],
-                                  rows: info.operators.map { [$0.operatorName, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })
+        out += DisplayWidth.table(header: ["operator", "id", "class", "entries", "open"],
+                                  rows: info.operators.map { [$0.label, $0.operatorID, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })
+        let unknown = info.operators.filter { !$0.known }
+        if !unknown.isEmpty {
+            out += "\noperators the operator table does not know (kept under their own name; add aliases with `eki import --operators FILE`):\n"
+            out += unknown.map { "  \($0.label) (\($0.operatorID))" }.joined(separator: "\n") + "\n"
+        }
         console.out(out)
         return 0
     }

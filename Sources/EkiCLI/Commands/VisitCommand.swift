@@ -29,7 +29,8 @@ struct VisitCommand: Command {
       list     visits by date (undated first, a year before its months, a month before its
                days), then id. --since/--until keep visits whose date can fall in the range
                (both ends included; undated visits only when neither is given).
-      rm       removes visits by id (all or none); ids are never reused.
+      rm       removes visits by id (all or none); `add` never reuses an id (`import` keeps
+               the ids of the file when they are free).
       check    resolves every recorded key (through the alias table of merged entries) and
                lists orphaned keys; orphans are kept, never dropped. Exit 1 when any.
       export   writes the log to stdout: CSV (id,station,date,kind,note; the default) or JSON.

@@ -56,7 +56,9 @@ struct Arguments {
     /// An integer option with a lower bound.
     func int(_ name: String, default d: Int, min: Int = 0) throws(UsageError) -> Int {
         guard let v = options[name] else { return d }
-        guard let n = Int(v), n >= min else { throw UsageError("--\(name) needs a whole number ≥ \(min), got '\(v)'") }
+        guard let n = Int(v), n >= min else {
+            throw UsageError("\(name.count == 1 ? "-" : "--")\(name) needs a whole number ≥ \(min), got '\(v)'")
+        }
         return n
     }
 

@@ -60,6 +60,7 @@ extension StationStore {
     ///   - operatorAliases: an `alias,operator` CSV text (`OperatorTable.addAliases`) to store in
     ///     the database and use from now on, replacing earlier ones.
     /// - Throws: `OperatorTableError` for a bad alias text, `SQLiteError`.
+    @discardableResult
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
                               today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
@@ -70,6 +71,13 @@ extension StationStore {
             table = try operatorTable()
         }
         let rule = rule ?? EntryRule(operators: table)
+        // The same rows again (and no new aliases): nothing to do, and nothing is written, so
+        // the file stays byte for byte as it was.
+        if operatorAliases == nil, try batches.allSatisfy({ try sourceRecords(dataset: $0.dataset) == $0.records }) {
+            let counts = try datasetCounts()
+            return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) },
+                    MergeSummary(unchanged: try count()))
+        }
         var trace = PhaseTrace()
         // A larger page cache while writing: fewer dirty pages spilled and read back mid-import.
         let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
@@ -118,12 +126,13 @@ extension StationStore {
         }
     }
 
-    /// Every stored source row.
-    public func sourceRecords() throws -> [SourceRecord] {
+    /// Every stored source row (of `dataset` when given), in import order.
+    public func sourceRecords(dataset: String? = nil) throws -> [SourceRecord] {
         let s = try db.prepare("""
             SELECT dataset, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat,
-                   prefecture, closed FROM source_records ORDER BY dataset, ord
+                   prefecture, closed FROM source_records \(dataset == nil ? "" : "WHERE dataset = ?1") ORDER BY dataset, ord
             """)
+        if let dataset { try s.bind([.text(dataset)]) }
         var out: [SourceRecord] = []
         while try s.step() {
             out.append(SourceRecord(

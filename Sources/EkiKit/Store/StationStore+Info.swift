@@ -16,7 +16,10 @@ public struct StoreInfo: Sendable {
     /// Per dataset: entries with at least one source row from it.
     public var datasets: [Count]
     /// Per operator (as published; `-` for unknown) and class.
-    public var operators: [(operatorName: String, serviceClass: ServiceClass, entries: Int, open: Int)]
+    /// Per operator id and class: the id (`jr-east`, or the folded name of an operator the
+    /// table does not know), its label (the table's short name, else the name as published),
+    /// whether the operator table knows it, and the counts. Most entries first.
+    public var operators: [(operatorID: String, label: String, known: Bool, serviceClass: ServiceClass, entries: Int, open: Int)]
 }
 
 extension StationStore {
@@ -35,16 +38,17 @@ extension StationStore {
                                   matched: Int(d.int64(3)), openMatched: Int(d.int64(4))))
         }
         let retired = Int(try db.scalarInt("SELECT count(*) FROM stations WHERE retired IS NOT NULL") ?? 0)
-        var ops: [(String, ServiceClass, Int, Int)] = []
+        var ops: [(operatorID: String, label: String, known: Bool, serviceClass: ServiceClass, entries: Int, open: Int)] = []
         let o = try db.prepare("""
-            SELECT coalesce(operator, '-'), class, count(*), sum(open) FROM stations
-            GROUP BY 1, 2 ORDER BY count(*) DESC, 1, 2
+            SELECT operator_id, min(coalesce(operator, '-')), class, count(*), sum(open) FROM stations
+            GROUP BY operator_id, class ORDER BY count(*) DESC, operator_id, class
             """)
         while try o.step() {
-            ops.append((o.text(0), ServiceClass(rawValue: o.text(1)) ?? .conventional, Int(o.int64(2)), Int(o.int64(3))))
+            let id = o.text(0), known = OperatorTable.builtIn[id: id]
+            ops.append((id, known?.shortName ?? o.text(1), known != nil,
+                        ServiceClass(rawValue: o.text(2)) ?? .conventional, Int(o.int64(3)), Int(o.int64(4))))
         }
-        return StoreInfo(entries: total, openEntries: open, retiredEntries: retired, datasets: datasets,
-                         operators: ops.map { (operatorName: $0.0, serviceClass: $0.1, entries: $0.2, open: $0.3) })
+        return StoreInfo(entries: total, openEntries: open, retiredEntries: retired, datasets: datasets, operators: ops)
     }
 }
 
