@@ -67,6 +67,13 @@ import EkiTestSupport
         #expect(bbox.status == 0)
         #expect(keys(bbox.out) == [Self.odawaraShinkansen, Self.odawaraJRE])   // sorted by key
         #expect(bbox.out.split(separator: "\r\n").dropFirst().allSatisfy { $0.hasSuffix(",yes,2019-08-13") })
+        // The same filter on search: the visited 小田原 entries, then the first unvisited one.
+        let searched = run(db, visits, "search", "小田原", "--visited", "--format", "csv")
+        #expect(searched.status == 0, "\(searched.err)")
+        #expect(Set(keys(searched.out)) == [Self.odawaraShinkansen, Self.odawaraJRE])
+        #expect(searched.out.split(separator: "\r\n").dropFirst().allSatisfy { $0.hasSuffix(",yes,2019-08-13") })
+        let searchedUnvisited = keys(run(db, visits, "search", "小田原", "--unvisited", "--limit", "1", "--format", "csv").out)
+        #expect(searchedUnvisited.count == 1 && ["hakone-tozan/c/小田原", "izuhakone/c/小田原", "odakyu/c/小田原"].contains(searchedUnvisited[0]))
         let unvisited = keys(run(db, visits, "bbox", "139.14,35.24,139.17,35.27", "--unvisited", "--format", "csv").out)
         #expect(unvisited.count == 6 && !unvisited.contains(Self.odawaraJRE) && !unvisited.contains(Self.odawaraShinkansen))
         // The pin cap applies after the filter (both share station_database's point: the tie

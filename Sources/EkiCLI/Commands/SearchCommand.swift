@@ -6,7 +6,8 @@ struct SearchCommand: Command {
     static let summary = "find entries by name, reading, romaji, line or operator"
     static let help = """
     usage: eki search [--db PATH] QUERY [--by F] [--match M] [--bbox minLon,minLat,maxLon,maxLat]
-                      [--near LAT,LON] [--limit N] [--include-closed] [--format F]
+                      [--near LAT,LON] [--limit N] [--include-closed] [--visited|--unvisited]
+                      [--format F]
 
     Finds entries whose name, reading (読み), romaji, line or operator matches QUERY. Query and
     data are folded alike: hiragana = katakana = half-width kana (おだわら, オダワラ, ｵﾀﾞﾜﾗ),
@@ -24,7 +25,7 @@ struct SearchCommand: Command {
       --include-closed   also list closed stations
       --format F         table (default), json, geojson or csv; json, geojson and csv add
                          matched_field and match (exact, prefix or partial)
-    \(DatabaseOption.help)
+    \(VisitOptions.help)\(DatabaseOption.help)
     Examples:
       eki search ｵﾀﾞﾜﾗ
       eki search 霞ケ関
@@ -35,14 +36,16 @@ struct SearchCommand: Command {
 
     let args: Arguments
     let console: Console
+    let visitOptions: VisitOptions
     let query: String
     let options: SearchOptions
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "by", "match", "bbox", "near", "limit", "format"],
-                             flags: ["include-closed"])
+        args = try Arguments(arguments, valued: Set(["db", "by", "match", "bbox", "near", "limit", "format"]).union(VisitOptions.valued),
+                             flags: Set(["include-closed"]).union(VisitOptions.flags))
         self.console = console
+        visitOptions = try VisitOptions(args, console)
         guard args.positionals.count == 1 else {
             throw UsageError("expected one QUERY, got \(args.positionals.count) arguments (quote a query with spaces)")
         }
@@ -89,11 +92,21 @@ struct SearchCommand: Command {
             console.err("adding the search index to \(path)…\n")
             store = try StationStore(path: path)
         }
-        let hits = try store.search(query, options: options)
-        let rows = hits.map { h in
+        // With --visited/--unvisited the filter comes before the limit (as on bbox and nearest).
+        let visits = try visitOptions.load(store: store)
+        var searchOptions = options
+        if visits != nil && visitOptions.filter != .all { searchOptions.limit = nil }
+        var hits = try store.search(query, options: searchOptions)
+        if let visits, visitOptions.filter != .all {
+            let kept = Set(visits.filter(hits.map(\.station), visitOptions.filter).map(\.key))
+            hits = Array(hits.filter { kept.contains($0.station.key) }.prefix(options.limit ?? Int.max))
+        }
+        let visitRows = VisitOptions.rows(hits.map(\.station), visits: visits)
+        let rows = zip(hits, visitRows).map { h, v in
             StationRow(station: h.station, distance: h.distance,
-                       extra: format == .table ? [] : [("matched_field", .string(h.field.rawValue)),
-                                                       ("match", .string(h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial"))])
+                       extra: (format == .table ? [] : [("matched_field", .string(h.field.rawValue)),
+                                                        ("match", .string(h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial"))])
+                           + v.extra)
         }
         console.out(StationOutput.render(rows, format: format))
         return 0
