@@ -39,37 +39,31 @@ public final class StoreGazetteer: StationGazetteer {
     /// Every entry whose name `query` matches, best first: exact matches, then prefix matches;
     /// within each, shorter names first, then by folded name and key.
     ///
-    /// Names and query are compared folded (`TextFold.nameKey`: NFKC, ヶ/ケ, ッ/ツ, 丁目 numerals,
-    /// spaces and middle dots removed, bracketed alternatives dropped). A trailing 駅 in the
-    /// query is dropped (`小田原駅` → 小田原) unless an entry's official name has it (`富山駅`,
-    /// the 富山地方鉄道 stop): names equal to the query as typed come first, then those equal
-    /// to it without 駅.
-    ///
-    /// This is the one place where names are matched; when `StationStore.search` is available
-    /// (it folds readings and romaji too, and ignores a trailing 駅 the same way), its exact and
-    /// prefix hits on names replace this body:
-    /// `store.search(query, options: SearchOptions(by: .name, match: .prefix, includeClosed: includeClosed))`.
+    /// The match is `StationStore.search` by name, prefix mode: names, readings and romaji
+    /// folded alike (小田原, おだわら, ｵﾀﾞﾜﾗ, odawara), a trailing 駅 ignored (`小田原駅` → 小田原)
+    /// unless an entry's official name has it (`富山駅`, the 富山地方鉄道 stop, which comes first).
+    /// Exact matches come before prefix ones.
     /// - Throws: `SQLiteError` from the store.
     public func matchingEntries(_ query: String) throws -> [Match] {
-        let typed = TextFold.nameKey(query)
-        guard !typed.isEmpty else { return [] }
-        var forms = [typed]
-        if typed.hasSuffix("駅"), typed.count > 1 { forms.append(String(typed.dropLast())) }
-        var ranked: [(rank: Int, length: Int, key: String, match: Match)] = []
-        for s in try store.allStations(includeClosed: includeClosed) where s.retired == nil {
-            let name = TextFold.nameKey(s.name)
-            let rank: Int
-            if let exact = forms.firstIndex(of: name) {
-                rank = exact                                   // 0: as typed, 1: without 駅
-            } else if forms.contains(where: { name.hasPrefix($0) }) {
-                rank = forms.count
-            } else {
-                continue
-            }
-            ranked.append((rank, name.count, name, Match(station: s, isExact: rank < forms.count)))
+        guard !TextFold.nameKey(query).isEmpty else { return [] }
+        // Exact and prefix hits on names (also readings and romaji: おだわら, odawara), exact
+        // first; an official name with 駅 (富山駅) before the names without it.
+        var hits = try store.search(query, options: SearchOptions(by: .name, match: .prefix, limit: nil,
+                                                                  includeClosed: includeClosed))
+        var seen = Set(hits.map(\.station.key))
+        for h in try store.search(query, options: SearchOptions(by: .reading, match: .prefix, limit: nil,
+                                                                includeClosed: includeClosed))
+        where seen.insert(h.station.key).inserted {
+            hits.append(h)
         }
-        ranked.sort { ($0.rank, $0.length, $0.key, $0.match.station.key) < ($1.rank, $1.length, $1.key, $1.match.station.key) }
-        return ranked.map(\.match)
+        let typed = TextFold.nameKey(query)
+        return hits.enumerated().filter { $0.element.station.retired == nil }
+            .sorted { a, b in
+                let ra = (a.element.isExact ? 0 : 1, TextFold.nameKey(a.element.station.name) == typed ? 0 : 1, a.offset)
+                let rb = (b.element.isExact ? 0 : 1, TextFold.nameKey(b.element.station.name) == typed ? 0 : 1, b.offset)
+                return ra < rb
+            }
+            .map { Match(station: $0.element.station, isExact: $0.element.isExact) }
     }
 
     /// Up to `limit` places for `query`, best first (see the type's description).
