@@ -94,6 +94,19 @@ import EkiTestSupport
         #expect(try s.station(key: "odakyu/c/螢田")?.retired == nil)
     }
 
+    /// Queries on a store see what the same store has just imported (the R-tree node copy the
+    /// lean queries keep follows SQLITE_FCNTL_DATA_VERSION, which counts this connection's own
+    /// commits too).
+    @Test func queriesSeeTheStoresOwnImports() throws {
+        let s = try store("fresh.gpkg")
+        try s.importBatches([("a", [record("a", "1", "遠い", "O", 35.10, 139.0)])])
+        let p = Coordinate(lat: 35.0, lon: 139.0)
+        #expect(try s.nearest(to: p, k: 1).map(\.station.name) == ["遠い"])
+        try s.importBatches([("b", [record("b", "1", "近い", "O", 35.001, 139.0)])])
+        #expect(try s.nearest(to: p, k: 1).map(\.station.name) == ["近い"])
+        #expect(try s.stations(in: BoundingBox(minLon: 138.9, minLat: 34.9, maxLon: 139.1, maxLat: 35.2), limit: 1).map(\.name) == ["近い"])
+    }
+
     /// Two entries that a later row joins become one; the younger key becomes an alias that
     /// still resolves.
     @Test func mergedEntriesLeaveAnAlias() throws {

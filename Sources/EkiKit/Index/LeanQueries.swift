@@ -181,8 +181,8 @@ extension StationStore {
         }
     }
 
-    /// Hits come out nearest first; runs of equal distance are put in key order.
-    private func orderTiesByKey(_ hits: inout [StationHit]) throws {
+    /// Hits sorted by distance: runs of equal distance are put in key order.
+    func orderTiesByKey(_ hits: inout [StationHit]) throws {
         var i = 0
         while i < hits.count {
             var j = i + 1

@@ -242,7 +242,8 @@ struct SearchRun {
     }
 
     /// The `need` nearest entries passing `test` (inside `options.bbox` when given): the
-    /// expanding search of `StationStore.nearest`, radius from 2 km, ×4 until enough lie within it.
+    /// expanding search: a box provably holding every point within radius r (`Geodesic.enclosingBox`),
+    /// r from 2 km, ×4 until enough lie within it.
     private func nearest(_ p: Coordinate, test: String, params: [SQLValue], need: Int) throws -> [Candidate] {
         var radius = 2_000.0
         while true {
