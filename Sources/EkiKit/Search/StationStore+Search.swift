@@ -272,16 +272,7 @@ struct SearchRun {
     }
 
     /// Sort-key order as SQLite's BINARY collation has it: UTF-8 bytes, i.e. Unicode scalars.
-    static func before(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                let n = min(x.count, y.count)
-                let c = n == 0 ? 0 : memcmp(x.baseAddress!, y.baseAddress!, n)
-                return c != 0 ? c < 0 : x.count < y.count
-            }
-        }
-    }
+    static func before(_ a: String, _ b: String) -> Bool { utf8Less(a, b) }
 
     /// The first column of the first row of `sql` (a cached statement).
     private func scalar(_ sql: String, _ params: [SQLValue]) throws -> Int64? {

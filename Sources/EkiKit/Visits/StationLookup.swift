@@ -28,11 +28,9 @@ extension StationStore {
     /// predate a closure). A visit needs exactly one.
     ///
     /// When `query.text` is a key that `resolve(key:)` finds, that entry alone (the narrowing
-    /// options must still hold). Otherwise every entry whose name, folded, equals the text
-    /// folded, narrowed by operator, class and place.
-    ///
-    /// This is exact-name matching over all entries; when `StationStore.search` is available
-    /// the name branch is the place to call it instead.
+    /// options must still hold). Otherwise the entries whose name the text matches exactly as
+    /// `search` folds names (小田原駅 = 小田原, 霞ケ関 = 霞ヶ関, romaji odawara),
+    /// narrowed by operator, class and place.
     /// - Throws: `SQLiteError`.
     public func visitCandidates(_ query: StationQuery) throws -> [Station] {
         let text = query.text.trimmingCharacters(in: .whitespaces)
@@ -40,8 +38,9 @@ extension StationStore {
         if text.contains("/"), let s = try resolve(key: text) {
             candidates = [s]
         } else {
-            let name = TextFold.nameKey(text)
-            candidates = try allStations().filter { TextFold.nameKey($0.name) == name }
+            let options = SearchOptions(by: .name, match: .prefix, limit: nil, includeClosed: true)
+            candidates = try search(text, options: options).filter(\.isExact).map(\.station)
+                .filter { $0.retired == nil }.sorted { $0.key < $1.key }
         }
         // The operator as any source or the operator table spells it (JR東海 = 東海旅客鉄道 =
         // jr-central), else as published.
