@@ -7,7 +7,12 @@ import PackageDescription
 let package = Package(
     name: "EkiKit",
     products: [
-        .library(name: "EkiKit", targets: ["EkiKit", "EkiImport", "EkiGeocoding"]),
+        // The core (model, entry rule, store, queries, search, visits): SQLite only.
+        .library(name: "EkiKit", targets: ["EkiKit"]),
+        // The importers (CSV, GTFS, OSM XML): adds expat, libarchive, zlib and bzip2.
+        .library(name: "EkiImport", targets: ["EkiImport"]),
+        // Geocoding over HTTP: adds libcurl.
+        .library(name: "EkiGeocoding", targets: ["EkiGeocoding"]),
         .executable(name: "eki", targets: ["eki"]),
     ],
     targets: [
@@ -23,26 +28,29 @@ let package = Package(
         .systemLibrary(name: "CCompression", path: "Sources/CCompression", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
 
+        // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
+        .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
-        .target(name: "EkiKit", dependencies: ["CSQLite"]),
+        .target(name: "EkiKit", dependencies: ["EkiSQLite"]),
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
-        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl"]),
+        .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
-        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport"]),
 
         // Locating ../shared and temporary files, for the test targets only.
         .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
-        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
-        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"],
+        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding", "EkiTestSupport"]),
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
+                                                        "EkiTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

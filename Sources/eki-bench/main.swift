@@ -11,6 +11,7 @@
 // then a second untimed pass over the whole set for queries per second.
 import EkiImport
 import EkiKit
+import EkiSQLite
 import Foundation
 
 func now() -> UInt64 {

@@ -125,7 +125,7 @@ struct ImportCommand: Command {
         let m = result.merge
         console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")
         let elapsed = Date().timeIntervalSince(started)
-        console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
+        console.out("database \(store.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
     }
 

@@ -1,4 +1,5 @@
 import EkiKit
+import EkiSQLite
 import Foundation
 import Synchronization
 

@@ -85,30 +85,10 @@ public final class StoreGazetteer: StationGazetteer {
         return places.prefix(limit).map(Self.candidate)
     }
 
-    /// `entries` (one name) split into places: single linkage, two entries within
-    /// `groupRadius` are in one place. Order of first appearance is kept.
+    /// `entries` (one name) split into places (`SingleLink`): two entries within `groupRadius`
+    /// are in one place. Order of first appearance is kept.
     static func groups(_ entries: [Station]) -> [[Station]] {
-        var parent = Array(entries.indices)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
-        for i in entries.indices {
-            for j in entries.indices where j > i
-                && Geodesic.distance(entries[i].coordinate, entries[j].coordinate) <= groupRadius {
-                let (a, b) = (root(i), root(j))
-                if a != b { parent[max(a, b)] = min(a, b) }
-            }
-        }
-        var order: [Int] = []
-        var members: [Int: [Station]] = [:]
-        for i in entries.indices {
-            let r = root(i)
-            if members[r] == nil { order.append(r) }
-            members[r, default: []].append(entries[i])
-        }
-        return order.map { members[$0]! }
+        SingleLink.clusters(entries.map(\.coordinate), within: groupRadius).map { $0.map { entries[$0] } }
     }
 
     /// One place: titled with the first entry's name plus 駅 (unless it already ends in 駅), at

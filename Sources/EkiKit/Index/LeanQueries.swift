@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// Lean viewport and nearest-first queries for a map that asks on every pan and zoom: compact
 /// results (row id and point; load the entry with `station(fid:)` when it is tapped), answered
 /// from the R-tree's nodes kept in memory (`RTreeNodeCache`) with no SQL once the nodes a query
@@ -27,7 +29,7 @@ extension StationStore {
     /// The R-tree node cache for the file as it is now (a new one when the file changed).
     func currentNodeCache() throws -> RTreeNodeCache {
         if let c = nodeCache, c.dataVersion == (try db.dataVersion()) { return c }
-        let c = try RTreeNodeCache(db: db, table: Self.rtreeTable)
+        let c = try RTreeNodeCache(db: db, table: SpatialIndex.table)
         nodeCache = c
         return c
     }
@@ -200,7 +202,7 @@ extension StationStore {
         let s = try db.cached("SELECT key FROM stations WHERE fid = ?")
         s.bind(fid, at: 1)
         defer { s.reset() }
-        guard try s.step() else { throw SQLiteError(code: 0, message: "no station with fid \(fid)", sql: s.sql) }
+        guard try s.step() else { throw StoreError.noEntry(fid: fid) }
         return s.text(0)
     }
 }

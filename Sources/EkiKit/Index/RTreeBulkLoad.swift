@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// Bulk (packed) build of an SQLite R*Tree virtual table: the tree is written straight into its
 /// shadow tables (`<name>_node`, `<name>_parent`, `<name>_rowid`) instead of inserting row by
 /// row, which costs a tree descent and often a split for every row.
@@ -47,7 +49,7 @@ enum RTreeBulkLoad {
         let cellSize = 8 + 4 * 4
         let capacity = (nodeSize - 4) / cellSize
         guard capacity >= 3 else {
-            throw SQLiteError(code: 0, message: "\(table): unexpected R*Tree node size \(nodeSize)", sql: nil)
+            throw StoreError.unexpectedRTreeNode(table: table, size: Int(nodeSize))
         }
         try db.execute("DELETE FROM \"\(table)_node\"; DELETE FROM \"\(table)_parent\"; DELETE FROM \"\(table)_rowid\";")
 

@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// The GeoPackage R-tree of `stations`, read from its node table (`rtree_stations_geom_node`)
@@ -62,17 +63,17 @@ final class RTreeNodeCache {
         s.bind(nodeno, at: 1)
         defer { s.reset() }
         guard try s.step() else {
-            throw SQLiteError(code: 11, message: "\(table): node \(nodeno) is missing", sql: s.sql)
+            throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is missing")
         }
         let node: Node = try s.withBlob(0) { b in
-            guard b.count >= 4 else { throw SQLiteError(code: 11, message: "\(table): node \(nodeno) is too short", sql: nil) }
+            guard b.count >= 4 else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is too short") }
             func u16(_ o: Int) -> Int { Int(b[o]) << 8 | Int(b[o + 1]) }
             func u32(_ o: Int) -> UInt32 {
                 UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
             }
             let node = Node(level: level ?? u16(0))
             let n = u16(2)
-            guard 4 + n * 24 <= b.count else { throw SQLiteError(code: 11, message: "\(table): node \(nodeno) is corrupt", sql: nil) }
+            guard 4 + n * 24 <= b.count else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is corrupt") }
             for c in 0..<n {
                 let o = 4 + c * 24
                 let id = Int64(bitPattern: UInt64(u32(o)) << 32 | UInt64(u32(o + 4)))

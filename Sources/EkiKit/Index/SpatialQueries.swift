@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// Viewport (bbox) and nearest-first (k-NN) queries over the R-tree.
 extension StationStore {
     /// Entries inside `bbox` (edges included), RFC 7946 order, degrees WGS84. The R-tree (32-bit
@@ -40,12 +42,12 @@ extension StationStore {
     }
 
     /// The entry with row id `fid` (as lean queries return it).
-    /// - Throws: `SQLiteError` when there is no such row.
+    /// - Throws: `StoreError.noEntry` when there is no such row, `SQLiteError`.
     public func station(fid: Int64) throws -> Station {
         let s = try db.cached("SELECT \(Self.columns) FROM stations s WHERE s.fid = ?")
         s.bind(fid, at: 1)
         defer { s.reset() }
-        guard try s.step() else { throw SQLiteError(code: 0, message: "no station with fid \(fid)", sql: s.sql) }
+        guard try s.step() else { throw StoreError.noEntry(fid: fid) }
         return Self.station(from: s)
     }
 }

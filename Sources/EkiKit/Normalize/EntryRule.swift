@@ -56,13 +56,6 @@ public struct EntryRule: Sendable {
         r.operatorName.map(TextFold.operatorKey).flatMap { $0.isEmpty ? nil : $0 } ?? "-"
     }
 
-    /// The group a row belongs to before clustering by place.
-    struct GroupKey: Hashable {
-        var operatorID: String
-        var serviceClass: ServiceClass
-        var nameKey: String
-    }
-
     /// An entry before it has a key: its rows and what they show.
     public struct Cluster: Sendable {
         /// `<operator id>/<c|s>/<name key>`.
@@ -83,31 +76,64 @@ public struct EntryRule: Sendable {
         return result.sorted { $0.key < $1.key }
     }
 
-    /// Clusters `records` into keyless entries, in a deterministic order.
+    /// Clusters `records` into keyless entries: sorted by base key, then by first source row.
+    /// Every record ends up in exactly one entry; the result does not depend on their order.
+    ///
+    /// Rows are grouped by sorting (operator id, class and folded name make the base key), each
+    /// group's rows are put in `rowOrder` and split by place (`SingleLink`, `linkDistance`).
     public func clusters(from records: [SourceRecord]) -> [Cluster] {
-        var groups: [GroupKey: [SourceRecord]] = [:]
+        struct Item {
+            var base: String
+            var op: String
+            var index: Int32
+        }
         struct OperatorKey: Hashable { var name: String?; var ref: String?; var closed: Bool }
         var ids: [OperatorKey: String] = [:]     // one table look-up per distinct operator
-        var nameKeys: [String: String] = [:]
-        for r in records {
+        var items: [Item] = []
+        items.reserveCapacity(records.count)
+        for (i, r) in records.enumerated() {
             let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
-            let id = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
-            let nk = nameKeys[r.name] ?? { let v = TextFold.nameKey(r.name); nameKeys[r.name] = v; return v }()
-            groups[GroupKey(operatorID: id, serviceClass: r.serviceClass, nameKey: nk), default: []].append(r)
+            let op = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
+            let base = StationKey.base(operatorKey: op, serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
+            items.append(Item(base: base, op: op, index: Int32(i)))
+        }
+        items.sort { a, b in
+            if a.base != b.base { return a.base < b.base }
+            if a.op != b.op { return a.op < b.op }
+            return a.index < b.index
         }
         var result: [Cluster] = []
-        result.reserveCapacity(groups.count)
-        for (key, rows) in groups {
-            let base = StationKey.base(operatorKey: key.operatorID, serviceClass: key.serviceClass, nameKey: key.nameKey)
-            let sorted = rows.sorted(by: rowOrder)
-            for cluster in cluster(sorted) {
-                var station = build(from: cluster)
-                station.operatorID = key.operatorID
-                result.append(Cluster(baseKey: base, station: station))
+        let none = SourceRef(dataset: "", id: "")
+        var start = 0
+        while start < items.count {
+            var end = start + 1
+            while end < items.count && items[end].base == items[start].base { end += 1 }
+            let first = result.count
+            var g = start
+            while g < end {
+                var h = g + 1
+                while h < end && items[h].op == items[g].op { h += 1 }
+                var rows = items[g..<h].map { Int($0.index) }
+                if rows.count > 1 {
+                    rows.sort { a, b in
+                        if rowOrder(records[a], records[b]) { return true }
+                        if rowOrder(records[b], records[a]) { return false }
+                        return a < b
+                    }
+                }
+                let group = rows.map { records[$0] }
+                for members in SingleLink.clusters(group.map(\.coordinate), within: linkDistance) {
+                    var station = build(from: members.map { group[$0] })
+                    station.operatorID = items[g].op
+                    result.append(Cluster(baseKey: items[start].base, station: station))
+                }
+                g = h
             }
+            if result.count - first > 1 {
+                result[first...].sort { ($0.station.sources.first ?? none) < ($1.station.sources.first ?? none) }
+            }
+            start = end
         }
-        result.sort { ($0.baseKey, $0.station.sources.first ?? SourceRef(dataset: "", id: "")) <
-                      ($1.baseKey, $1.station.sources.first ?? SourceRef(dataset: "", id: "")) }
         return result
     }
 
@@ -124,39 +150,6 @@ public struct EntryRule: Sendable {
         if ra != rb { return ra < rb }
         if a.source != b.source { return a.source < b.source }
         return (a.lines.first ?? "", a.coordinate.lat, a.coordinate.lon) < (b.lines.first ?? "", b.coordinate.lat, b.coordinate.lon)
-    }
-
-    /// Single-link clusters of rows (already sorted), each cluster in row order.
-    func cluster(_ rows: [SourceRecord]) -> [[SourceRecord]] {
-        if rows.count == 1 { return [rows] }
-        return clusterIndices(rows).map { $0.map { rows[$0] } }
-    }
-
-    /// `cluster(_:)` as indices into `rows`.
-    func clusterIndices(_ rows: [SourceRecord]) -> [[Int]] {
-        if rows.count == 1 { return [[0]] }
-        // Union-find over all pairs: groups are small (one operator's rows of one name).
-        var parent = Array(rows.indices)
-        func find(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
-        for i in rows.indices {
-            for j in (i + 1)..<rows.count where find(i) != find(j) {
-                if Geodesic.distance(rows[i].coordinate, rows[j].coordinate) <= linkDistance {
-                    parent[find(j)] = find(i)
-                }
-            }
-        }
-        var byRoot: [Int: [Int]] = [:]
-        var order: [Int] = []
-        for i in rows.indices {
-            let r = find(i)
-            if byRoot[r] == nil { order.append(r) }
-            byRoot[r, default: []].append(i)
-        }
-        return order.map { byRoot[$0]! }
     }
 
     /// One entry from the rows of one cluster (sorted by `rowOrder`).

@@ -1,11 +1,16 @@
-/// The search index inside the station database (schema version 2).
+import EkiSQLite
+
+/// The search index inside the station database (since schema version 3; `Schema.migrate`
+/// adds it to a version 2 file), and its upkeep (`update()`, in `SearchIndex+Update.swift`),
+/// run in each import's transaction. A value holding the store's connection.
 ///
-/// - `search_entry`: one row per entry (`fid` of `stations`; deleted with it, and by trigger
-///   when a searched column of the entry changes, to be written again): the sort key
-///   (folded reading, else folded name, then key) and the sort id `sid`, an integer in the same
-///   order (see `StationStore.updateSearchIndex`), open flag, point, and for each field the
-///   folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr`
-///   tests exact (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches of any form.
+/// - `search_entry`: one row per entry (`fid` of `stations`; deleted with it, and by the
+///   trigger `search_entry_stale` when a searched column of the entry changes, to be written
+///   again): the sort key (folded reading, else folded name; then folded name and key, joined
+///   by U+0001) and the sort id `sid`, an integer in the same order, open flag, point, and for
+///   each field the folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so
+///   that one `instr` tests exact (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches
+///   of any form.
 /// - `search_term`: each distinct (field, folded form). Prefix search is a range scan of its
 ///   (field, form) index.
 /// - `search_posting`: term → entries, each with its sort id and open flag, clustered by
@@ -18,7 +23,11 @@
 ///   by U+0001, by field (partial search, queries of 1 or 2 characters, which trigrams cannot
 ///   match: 2 characters look up their gram, 1 character the grams starting with it).
 /// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
-enum SearchIndex {
+struct SearchIndex {
+    /// The station database's connection.
+    let db: Database
+
+
     static let schema = """
     CREATE TABLE search_entry (
       fid INTEGER PRIMARY KEY REFERENCES stations(fid) ON DELETE CASCADE,

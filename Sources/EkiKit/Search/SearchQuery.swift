@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// A query folded once per field, with the ways each field may match it (exact, prefix,

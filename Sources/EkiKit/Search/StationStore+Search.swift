@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// Station search by name, reading, romaji, line or operator.

@@ -1,4 +1,4 @@
-import CSQLite
+import EkiSQLite
 
 /// GeoPackage 1.3 plumbing (OGC 12-128r18): the required metadata tables, the geometry blob
 /// for points (header `GP`, version 0, flags, srs_id, then WKB), and the SQL functions
@@ -51,30 +51,16 @@ public enum GeoPackage {
     /// Registers ST_MinX, ST_MaxX, ST_MinY, ST_MaxY and ST_IsEmpty on a connection (points only;
     /// other geometries give NULL), so the gpkg_rtree_index triggers work in this process.
     static func registerFunctions(_ db: Database) throws {
-        typealias Fn = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
-        let functions: [(String, Int32)] = [("ST_MinX", 0), ("ST_MaxX", 0), ("ST_MinY", 1), ("ST_MaxY", 1)]
-        for (name, axis) in functions {
-            let fn: Fn = axis == 0 ? { ctx, _, argv in
-                guard let v = argv?[0], let ptr = sqlite3_value_blob(v) else { sqlite3_result_null(ctx); return }
-                let buf = UnsafeRawBufferPointer(start: ptr, count: Int(sqlite3_value_bytes(v)))
-                if let pt = GeoPackage.point(fromBlob: buf) { sqlite3_result_double(ctx, pt.x) } else { sqlite3_result_null(ctx) }
-            } : { ctx, _, argv in
-                guard let v = argv?[0], let ptr = sqlite3_value_blob(v) else { sqlite3_result_null(ctx); return }
-                let buf = UnsafeRawBufferPointer(start: ptr, count: Int(sqlite3_value_bytes(v)))
-                if let pt = GeoPackage.point(fromBlob: buf) { sqlite3_result_double(ctx, pt.y) } else { sqlite3_result_null(ctx) }
+        for (name, axis) in [("ST_MinX", 0), ("ST_MaxX", 0), ("ST_MinY", 1), ("ST_MaxY", 1)] {
+            try db.createFunction(name) { blob in
+                guard let blob, let p = GeoPackage.point(fromBlob: blob) else { return .null }
+                return .double(axis == 0 ? p.x : p.y)
             }
-            let rc = sqlite3_create_function_v2(db.handle, name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                                nil, fn, nil, nil, nil)
-            if rc != SQLITE_OK { throw SQLiteError(code: rc, message: db.lastErrorMessage, sql: nil) }
         }
-        let isEmpty: Fn = { ctx, _, argv in
-            guard let v = argv?[0], let ptr = sqlite3_value_blob(v) else { sqlite3_result_int(ctx, 1); return }
-            let buf = UnsafeRawBufferPointer(start: ptr, count: Int(sqlite3_value_bytes(v)))
-            sqlite3_result_int(ctx, buf.count >= 4 && buf[3] & 0x10 == 0 ? 0 : 1)
+        try db.createFunction("ST_IsEmpty") { blob in
+            guard let blob else { return .int(1) }
+            return .int(blob.count >= 4 && blob[3] & 0x10 == 0 ? 0 : 1)
         }
-        let rc = sqlite3_create_function_v2(db.handle, "ST_IsEmpty", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-                                            nil, isEmpty, nil, nil, nil)
-        if rc != SQLITE_OK { throw SQLiteError(code: rc, message: db.lastErrorMessage, sql: nil) }
     }
 
     /// The names of the triggers `rtreeTriggers` creates.

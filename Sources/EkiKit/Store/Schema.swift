@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// The station database schema: a GeoPackage 1.3 with one point feature table `stations`
 /// (srs 4326, WGS84 degrees) indexed by the GeoPackage R-tree extension (`rtree_stations_geom`),
 /// the attributes tables `source_records` (every row each import read: entries are derived
@@ -110,7 +112,7 @@ enum Schema {
         guard try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 2 else { return }
         try db.transaction {
             try db.execute(SearchIndex.schema)
-            try store.updateSearchIndex()
+            try store.searchIndex.update()
             try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(version))])
         }
     }

@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// What one import did to the entries.
@@ -91,7 +92,7 @@ extension StationStore {
             trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)
             trace = PhaseTrace()
-            try updateSearchIndex()
+            try searchIndex.update()
             trace.mark("search index")
             let counts = try datasetCounts()
             trace.mark("dataset counts")

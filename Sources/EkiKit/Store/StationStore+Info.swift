@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// Counts for `eki info`.
 public struct StoreInfo: Sendable {
     public struct Count: Sendable, Equatable {

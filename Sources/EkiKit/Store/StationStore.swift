@@ -1,31 +1,51 @@
+import EkiSQLite
 import Foundation
 
 /// The station database: one GeoPackage file (see `Schema`) holding the entries of every import.
 ///
 /// Reading and writing go through one connection; not thread-safe.
 public final class StationStore {
-    public let db: Database
+    /// The connection. Inside the package only: other code goes through the store's methods.
+    package let db: Database
     /// How imports maintain the R-tree (see `SpatialIndexBuild`).
     public var spatialIndexBuild: SpatialIndexBuild = .automatic
     /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries
-    /// (see `StationStore+Lean.swift`); dropped when the file changes.
+    /// (see `LeanQueries.swift`); dropped when the file changes.
     var nodeCache: RTreeNodeCache?
-    /// The first import into an empty store derives entries from the rows in memory
-    /// (`deriveIntoEmptyStore`); tests turn it off to compare with the general path.
-    var derivesEmptyStoreFromMemory = true
+    /// How an import writes its entries; nil chooses (`.fresh` for an empty store). Tests set
+    /// `.incremental` to compare the two writers.
+    var entryWriteStrategy: EntryWriter.Strategy?
+
+    /// The file path given at open.
+    public var path: String { db.path }
+    /// The R-tree of the entries' points.
+    var spatialIndex: SpatialIndex { SpatialIndex(db: db) }
+    /// The search tables.
+    var searchIndex: SearchIndex { SearchIndex(db: db) }
+    /// True when the database has the search tables (schema version 3).
+    public var hasSearchIndex: Bool { searchIndex.exists }
 
     /// Opens the database at `path`, creating an empty GeoPackage when the file does not exist
     /// (unless `readOnly`).
-    /// - Throws: `SQLiteError` when the file cannot be opened, or `StoreError.notAStationDatabase`
-    ///   when it is an SQLite file without the station tables.
+    /// - Throws: `StoreError`: `.missing` (read-only and no file), `.isDirectory`,
+    ///   `.notADatabase` (not an SQLite file), `.notAStationDatabase` (an SQLite file without the
+    ///   station tables), `.schemaVersion`; `SQLiteError` when SQLite cannot open or read it
+    ///   for another reason (permissions, a full disk).
     public init(path: String, readOnly: Bool = false) throws {
-        let exists = FileManager.default.fileExists(atPath: path)
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue { throw StoreError.isDirectory(path) }
         if readOnly && !exists { throw StoreError.missing(path) }
         db = try Database(path: path, readOnly: readOnly)
         try GeoPackage.registerFunctions(db)
-        try db.execute("PRAGMA foreign_keys = ON")
-        let hasStations = try db.scalarInt(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
+        let hasStations: Int64
+        do {
+            try db.execute("PRAGMA foreign_keys = ON")
+            hasStations = try db.scalarInt(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
+        } catch let e as SQLiteError where e.code & 0xFF == 26 {      // SQLITE_NOTADB
+            throw StoreError.notADatabase(path)
+        }
         if hasStations == 0 {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
             guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
@@ -35,6 +55,13 @@ public final class StationStore {
         }
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
+    }
+
+    /// Packs the R-tree afresh from every entry's point (see `SpatialIndex.rebuild`).
+    /// - Throws: `SQLiteError`.
+    public func rebuildSpatialIndex() throws {
+        try spatialIndex.rebuild()
+        nodeCache = nil
     }
 
     /// Number of entries (open and closed).
@@ -109,19 +136,33 @@ public final class StationStore {
     }
 }
 
-/// Errors about the database file itself.
+/// Errors about the database file itself, and what the store finds wrong inside it.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case missing(String)
+    /// The path is a folder.
+    case isDirectory(String)
+    /// The file is not an SQLite database at all (a text file, an image).
+    case notADatabase(String)
     case notAStationDatabase(String)
     case schemaVersion(String, found: Int, expected: Int)
+    /// A row the store itself wrote is missing (the `fid` of a stations row).
+    case noEntry(fid: Int64)
+    /// An R-tree node has a size the store does not read.
+    case unexpectedRTreeNode(table: String, size: Int)
+    /// An R-tree node is missing or cannot be decoded (`problem`: "is missing", "is too short").
+    case corruptRTree(table: String, node: Int64, problem: String)
 
     public var description: String {
         switch self {
         case .missing(let p): return "no station database at \(p) (build one with `eki import`)"
+        case .isDirectory(let p): return "\(p) is a directory"
+        case .notADatabase(let p): return "\(p) is not an EkiKit database"
         case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
         case .schemaVersion(let p, let found, let expected):
             return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
+        case .noEntry(let fid): return "no station with fid \(fid)"
+        case .unexpectedRTreeNode(let table, let size): return "\(table): unexpected R*Tree node size \(size)"
+        case .corruptRTree(let table, let node, let problem): return "\(table): node \(node) \(problem)"
         }
     }
 }
-

@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// What a person types to name the station of a visit: a key, or a name narrowed by operator,

@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// The visit log (乗下車記録): a small SQLite file of its own, apart from the station database,
@@ -10,7 +11,7 @@ import Foundation
 ///
 /// One connection; not thread-safe.
 public final class VisitLog {
-    public let db: Database
+    package let db: Database
     /// The file path given at open (`:memory:` for an empty log that is not stored).
     public let path: String
 

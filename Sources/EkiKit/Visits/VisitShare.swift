@@ -1,3 +1,4 @@
+import EkiSQLite
 import Foundation
 
 /// The plain-text summary of `eki visit share`, for pasting into a message: a title with the

@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// How `eki stats` groups entries.
 public enum VisitGrouping: String, CaseIterable, Sendable {
     /// By operator (its short name in the operator table, e.g. JR東海, so that every source's

@@ -1,3 +1,5 @@
+import EkiSQLite
+
 /// Which stations a visit log has completed, resolved against a station database: the
 /// `visited` property, the completion date, and the 全駅 / 乗下車済駅のみ / 未乗下車駅のみ filters.
 ///

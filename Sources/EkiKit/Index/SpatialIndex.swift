@@ -1,4 +1,4 @@
-import Foundation
+import EkiSQLite
 
 /// Keeping the GeoPackage R-tree (`rtree_stations_geom`) in step with `stations`.
 ///
@@ -24,13 +24,16 @@ public enum SpatialIndexBuild: Sendable {
     }
 }
 
-extension StationStore {
-    static let rtreeTable = "rtree_stations_geom"
+/// The GeoPackage R-tree of `stations.geom` (`rtree_stations_geom`) and its triggers: packing
+/// it afresh and switching the row-by-row upkeep off and on. Not thread-safe (one connection).
+struct SpatialIndex {
+    static let table = "rtree_stations_geom"
+    let db: Database
 
     /// Replaces the R-tree with a packed one built from every entry's `geom` (what the triggers
     /// would have inserted: the point's x and y, rounded outward to 32-bit floats).
     /// - Throws: `SQLiteError`.
-    public func rebuildSpatialIndex() throws {
+    func rebuild() throws {
         let s = try db.prepare("SELECT fid, geom FROM stations WHERE geom IS NOT NULL")
         var entries: [RTreeBulkLoad.Entry] = []
         while try s.step() {
@@ -38,30 +41,18 @@ extension StationStore {
                 entries.append(RTreeBulkLoad.entry(id: s.int64(0), x: p.x, y: p.y))
             }
         }
-        try RTreeBulkLoad.rebuild(db, table: Self.rtreeTable, entries: entries)
-        nodeCache = nil
+        try RTreeBulkLoad.rebuild(db, table: Self.table, entries: entries)
     }
 
-    func dropSpatialIndexTriggers() throws {
+    /// Drops the GeoPackage triggers that keep the tree in step row by row.
+    func dropTriggers() throws {
         for name in GeoPackage.rtreeTriggerNames(table: "stations", column: "geom") {
             try db.execute("DROP TRIGGER IF EXISTS \(name)")
         }
     }
 
-    func createSpatialIndexTriggers() throws {
+    /// Creates the GeoPackage triggers again.
+    func createTriggers() throws {
         try db.execute(GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid"))
-    }
-}
-
-/// Phase times of an import on stderr when `EKI_TRACE` is set (for profiling).
-struct PhaseTrace {
-    static let enabled = getenv("EKI_TRACE") != nil
-    var last = DispatchTime.now().uptimeNanoseconds
-
-    mutating func mark(_ phase: @autoclosure () -> String) {
-        guard Self.enabled else { return }
-        let now = DispatchTime.now().uptimeNanoseconds
-        FileHandle.standardError.write(Data("eki-trace: \(phase()) \(String(format: "%.3f", Double(now - last) / 1e9)) s\n".utf8))
-        last = now
     }
 }

@@ -1,7 +1,10 @@
-/// Keeping the search index (`SearchIndex`) in step with `stations`.
-extension StationStore {
-    /// True when the database has the search tables (schema version 2 or later).
-    public var hasSearchIndex: Bool {
+import EkiSQLite
+
+/// Keeping the search index in step with `stations`.
+extension SearchIndex {
+    /// True when the database has the search tables (schema version 3, or a version 2 file
+    /// being migrated).
+    var exists: Bool {
         guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'") else { return false }
         defer { s.reset() }
         return (try? s.step()) ?? false
@@ -12,7 +15,7 @@ extension StationStore {
     /// re-indexes the entries of operators whose line brand changed, and drops terms no entry
     /// uses any more. Call inside the import's transaction.
     /// - Throws: `SQLiteError`.
-    func updateSearchIndex() throws {
+    func update() throws {
         var trace = PhaseTrace()
         let brands = try refreshBrands()
         if !brands.changed.isEmpty {

@@ -1,0 +1,167 @@
+/// What an import does to the entries, worked out before anything is written: the one
+/// derivation of entries from source rows (`EntryRule.clusters(from:)`) against the entries
+/// the store holds. Pure: it reads nothing and writes nothing; `EntryWriter` applies it.
+///
+/// Keys never move under what refers to them (see `StationStore.importBatches`):
+/// 1. a cluster continues the stored entry it shares most source rows with (pairs sharing most
+///    rows first, then the oldest entry);
+/// 2. failing that, an unclaimed stored entry with the same base key (operator, class, name)
+///    within the rule's link distance, the nearest;
+/// 3. otherwise it is a new entry with a new key, distinct from every key and alias there is.
+///
+/// A base that more than one cluster shares is qualified by place in every key: new entries get
+/// `@geohash` (`StationKey.assign`), and a continued entry holding the plain base is renamed to
+/// its `@geohash` key, the plain key kept as an alias. So keys come out the same whatever order
+/// the sources were imported in. A stored entry no cluster continues is merged (its key an
+/// alias) into the first cluster that took any of its rows, else retired.
+struct EntryPlan {
+    /// An entry as stored.
+    struct Stored {
+        var fid: Int64
+        var key: String
+        var baseKey: String
+        var station: Station
+    }
+
+    /// One entry after the import.
+    struct Entry {
+        /// Keyed, with the former names of the entry it continues.
+        var station: Station
+        var baseKey: String
+        /// Index in `stored` of the entry it continues; nil for a new entry.
+        var continues: Int?
+        /// False when it continues a stored entry that stays exactly as it is.
+        var changed: Bool
+        /// The continued entry's old key when it is renamed to its place-qualified key.
+        var renamedFrom: String?
+    }
+
+    /// What becomes of a stored entry no cluster continues.
+    enum Leftover {
+        /// Deleted, its key an alias of `into` (the key, before any renaming, of the entry that
+        /// took its rows).
+        case merge(stored: Int, into: String)
+        /// Kept, marked retired (it was open).
+        case retire(stored: Int)
+    }
+
+    var stored: [Stored]
+    /// In cluster order (base key, then first source row): new entries are written in it.
+    var entries: [Entry]
+    /// In stored (fid) order.
+    var leftovers: [Leftover]
+    /// Stored entries no cluster continues (merged, retired, or retired before).
+    var unclaimed: Int
+
+    /// Entry rows the import writes (changed, new, merged, retired), and the rows there are
+    /// while it writes: what decides whether the R-tree is packed afresh.
+    var changedRows: Int { unclaimed + entries.lazy.filter(\.changed).count }
+    var totalRows: Int { entries.count + unclaimed }
+
+    /// - Parameters:
+    ///   - clusters: the clusters of every stored source row (`EntryRule.clusters(from:)`).
+    ///   - stored: the stored entries, in fid order, with their source rows.
+    ///   - aliases: the old keys in `station_aliases` (never given to a new entry).
+    ///   - linkDistance: metres (step 2).
+    init(clusters: [EntryRule.Cluster], stored: [Stored], aliases: Set<String>, linkDistance: Double) {
+        self.stored = stored
+        // 1. Shared source rows: the pairs sharing most rows first, then the oldest entry.
+        var storedByRef: [SourceRef: [Int]] = [:]
+        for (i, e) in stored.enumerated() { for r in e.station.sources { storedByRef[r, default: []].append(i) } }
+        var pairs: [(cluster: Int, entry: Int, shared: Int)] = []
+        var firstTaker: [Int: Int] = [:]        // stored entry → first cluster holding any of its rows
+        if !stored.isEmpty {
+            for (ci, c) in clusters.enumerated() {
+                var counts: [Int: Int] = [:]
+                for r in c.station.sources { for ei in storedByRef[r] ?? [] { counts[ei, default: 0] += 1 } }
+                for (ei, n) in counts {
+                    pairs.append((ci, ei, n))
+                    if firstTaker[ei] == nil { firstTaker[ei] = ci }
+                }
+            }
+        }
+        pairs.sort { ($1.shared, $0.entry, $0.cluster) < ($0.shared, $1.entry, $1.cluster) }
+        var entryOf = [Int?](repeating: nil, count: clusters.count)
+        var claimed = Set<Int>()
+        for p in pairs where entryOf[p.cluster] == nil && !claimed.contains(p.entry) {
+            entryOf[p.cluster] = p.entry
+            claimed.insert(p.entry)
+        }
+        // 2. Same operator, class and name nearby (a source whose ids changed, a revived entry).
+        if claimed.count < stored.count {
+            var unclaimedByBase: [String: [Int]] = [:]
+            for (i, e) in stored.enumerated() where !claimed.contains(i) { unclaimedByBase[e.baseKey, default: []].append(i) }
+            for (ci, c) in clusters.enumerated() where entryOf[ci] == nil {
+                guard let candidates = unclaimedByBase[c.baseKey] else { continue }
+                let near = candidates.filter { !claimed.contains($0) }
+                    .map { ($0, Geodesic.distance(stored[$0].station.coordinate, c.station.coordinate)) }
+                    .filter { $0.1 <= linkDistance }
+                    .min { $0.1 < $1.1 }
+                if let (ei, _) = near {
+                    entryOf[ci] = ei
+                    claimed.insert(ei)
+                }
+            }
+        }
+        // 3. New keys, distinct from every key and alias there is; bases in sorted order (the
+        // clusters' order), so that the keys do not depend on hashing.
+        var taken = aliases.union(stored.lazy.map(\.key))
+        var clustersPerBase: [String: Int] = [:]
+        for c in clusters { clustersPerBase[c.baseKey, default: 0] += 1 }
+        var keyOf = [String?](repeating: nil, count: clusters.count)
+        var start = 0
+        while start < clusters.count {
+            let base = clusters[start].baseKey
+            var end = start + 1
+            while end < clusters.count && clusters[end].baseKey == base { end += 1 }
+            let members = (start..<end).filter { entryOf[$0] == nil }
+            if !members.isEmpty {
+                var stations = members.map { clusters[$0].station }
+                if end - start == 1 && !taken.contains(base) {
+                    stations[0].key = base
+                } else {
+                    StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
+                }
+                for (ci, s) in zip(members, stations) { keyOf[ci] = s.key; taken.insert(s.key) }
+            }
+            start = end
+        }
+        // A continued entry holding the plain base of a base that is now shared: its place key.
+        var renamedFrom = [String?](repeating: nil, count: clusters.count)
+        for (ci, c) in clusters.enumerated() where clustersPerBase[c.baseKey, default: 0] > 1 {
+            guard let ei = entryOf[ci], stored[ei].key == c.baseKey else { continue }
+            var one = [c.station]
+            StationKey.assign(base: c.baseKey, to: &one, forcePlace: true, avoiding: taken)
+            keyOf[ci] = one[0].key
+            renamedFrom[ci] = stored[ei].key
+            taken.insert(one[0].key)
+        }
+
+        entries = clusters.indices.map { ci in
+            var s = clusters[ci].station
+            guard let ei = entryOf[ci] else {
+                s.key = keyOf[ci]!
+                return Entry(station: s, baseKey: clusters[ci].baseKey, continues: nil, changed: true, renamedFrom: nil)
+            }
+            let old = stored[ei]
+            s.key = keyOf[ci] ?? old.key
+            s.formerNames = old.station.formerNames
+            if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
+            s.formerNames.removeAll { $0 == s.name }
+            let changed = !(s == old.station && clusters[ci].baseKey == old.baseKey)
+            return Entry(station: s, baseKey: clusters[ci].baseKey, continues: ei, changed: changed, renamedFrom: renamedFrom[ci])
+        }
+        // Stored entries no cluster took: merged into the first cluster holding their rows, or retired.
+        var leftovers: [Leftover] = []
+        for (ei, e) in stored.enumerated() where !claimed.contains(ei) {
+            if let ci = firstTaker[ei] {
+                // The taker's key before any renaming (the alias chain leads on from it).
+                leftovers.append(.merge(stored: ei, into: entryOf[ci].map { stored[$0].key } ?? keyOf[ci]!))
+            } else if e.station.retired == nil {
+                leftovers.append(.retire(stored: ei))
+            }
+        }
+        self.leftovers = leftovers
+        unclaimed = stored.count - claimed.count
+    }
+}

@@ -1,0 +1,158 @@
+import EkiSQLite
+import Foundation
+
+/// Writes an `EntryPlan` into `stations`, `station_aliases` and `station_sources`, keeping the
+/// R-tree in step (`SpatialIndex`). Call inside the import's transaction.
+struct EntryWriter {
+    /// How the rows get there; both give the same rows, fids and tree.
+    enum Strategy: Sendable {
+        /// The store holds no entries and no aliases: every entry is inserted in plan order
+        /// (fids 1, 2, …), nothing is updated, merged, retired or deleted first.
+        case fresh
+        /// Entries are updated in place, inserted, merged or retired; every `station_sources`
+        /// row is written again.
+        case incremental
+    }
+
+    let db: Database
+    let spatialIndex: SpatialIndex
+    /// How the R-tree is maintained (packed afresh or row by row through its triggers).
+    let spatialIndexBuild: SpatialIndexBuild
+
+    /// Applies `plan`; `today` (YYYY-MM-DD) is the date retired entries get.
+    /// `.fresh` only for a plan that continues no stored entry.
+    /// - Throws: `SQLiteError`.
+    func apply(_ plan: EntryPlan, strategy: Strategy, today: String) throws -> MergeSummary {
+        precondition(strategy == .incremental || plan.stored.isEmpty, "fresh writes need an empty store")
+        var summary = MergeSummary()
+        var trace = PhaseTrace()
+        // Many changed points: drop the R-tree triggers and pack the tree afresh at the end.
+        let bulk = spatialIndexBuild.packs(changedRows: plan.changedRows, totalRows: plan.totalRows)
+        if bulk { try spatialIndex.dropTriggers() }
+        let insert = try db.prepare(Self.insertStationSQL)
+        let update = strategy == .fresh ? nil : try db.prepare(Self.updateStationSQL)
+        let renameAlias = strategy == .fresh ? nil
+            : try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
+        var fidOfEntry = [Int64](repeating: 0, count: plan.entries.count)
+        for (i, e) in plan.entries.enumerated() {
+            if let ei = e.continues, let update, let renameAlias {
+                let old = plan.stored[ei]
+                if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.station.key)]) }
+                if e.changed {
+                    Self.bind(e.station, base: e.baseKey, to: update)
+                    update.bind(old.fid, at: 19)
+                    try update.runBound()
+                    summary.updated += 1
+                } else {
+                    summary.unchanged += 1
+                }
+                fidOfEntry[i] = old.fid
+            } else {
+                Self.bind(e.station, base: e.baseKey, to: insert)
+                try insert.runBound()
+                fidOfEntry[i] = db.lastInsertRowID
+                summary.added += 1
+            }
+        }
+        trace.mark("write entries")
+        if !plan.leftovers.isEmpty {
+            let alias = try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,?)")
+            let repoint = try db.prepare("UPDATE station_aliases SET new_key = ? WHERE new_key = ?")
+            let delete = try db.prepare("DELETE FROM stations WHERE fid = ?")
+            let retire = try db.prepare("UPDATE stations SET retired = ?, open = 0 WHERE fid = ?")
+            for leftover in plan.leftovers {
+                switch leftover {
+                case .merge(let ei, let target):
+                    let e = plan.stored[ei]
+                    try alias.run([.text(e.key), .text(target), .text("merged")])
+                    try repoint.run([.text(target), .text(e.key)])
+                    try delete.run([.int(e.fid)])
+                    summary.merged += 1
+                case .retire(let ei):
+                    try retire.run([.text(today), .int(plan.stored[ei].fid)])
+                    summary.retired += 1
+                }
+            }
+        }
+        // Which rows make each entry, in the primary key's order.
+        if strategy == .incremental { try db.execute("DELETE FROM station_sources") }
+        var sourceRows: [(fid: Int64, ref: SourceRef)] = []
+        sourceRows.reserveCapacity(plan.entries.reduce(0) { $0 + $1.station.sources.count })
+        for (i, e) in plan.entries.enumerated() { for ref in e.station.sources { sourceRows.append((fidOfEntry[i], ref)) } }
+        sourceRows.sort { a, b in
+            if a.ref.dataset != b.ref.dataset { return utf8Less(a.ref.dataset, b.ref.dataset) }
+            if a.ref.id != b.ref.id { return utf8Less(a.ref.id, b.ref.id) }
+            return a.fid < b.fid
+        }
+        try writeStationSources(sourceRows)
+        trace.mark("write station_sources")
+        if bulk { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
+        trace.mark("R-tree")
+        try updateExtent()
+        return summary
+    }
+
+    /// Writes the rows of `station_sources` (emptied before), in the primary key's order so that
+    /// its B-tree grows at its right edge; for many rows the index on `station_fid` is dropped
+    /// and built again afterwards (one sort instead of a random insert per row).
+    private func writeStationSources(_ rows: [(fid: Int64, ref: SourceRef)]) throws {
+        let rebuildIndex = rows.count >= 10_000
+        if rebuildIndex { try db.execute("DROP INDEX IF EXISTS station_sources_fid") }
+        let insert = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
+        for r in rows {
+            insert.bind(r.fid, at: 1); insert.bind(r.ref.dataset, at: 2); insert.bind(r.ref.id, at: 3)
+            try insert.runBound()
+        }
+        if rebuildIndex { try db.execute("CREATE INDEX station_sources_fid ON station_sources(station_fid)") }
+    }
+
+    /// Writes the extent of all entries into gpkg_contents (informative in GeoPackage).
+    private func updateExtent() throws {
+        try db.execute("""
+            UPDATE gpkg_contents SET
+              min_x = (SELECT min(lon) FROM stations), max_x = (SELECT max(lon) FROM stations),
+              min_y = (SELECT min(lat) FROM stations), max_y = (SELECT max(lat) FROM stations),
+              last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
+            WHERE table_name = 'stations'
+            """)
+    }
+
+    static let insertStationSQL = """
+        INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
+                              lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+        """
+    static let updateStationSQL = """
+        UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
+          operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
+          former_names = ?, retired = ?, operator_id = ? WHERE fid = ?
+        """
+
+    /// Binds parameters 1…18 of `insertStationSQL` / `updateStationSQL`.
+    static func bind(_ s: Station, base: String, to st: Statement) {
+        GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
+        st.bind(s.key, at: 2); st.bind(base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
+        st.bind(s.latinName, at: 6); st.bind(s.operatorName, at: 7); st.bind(s.operatorRef, at: 8)
+        st.bind(s.serviceClass.rawValue, at: 9); st.bind(JSONText.encodeStrings(s.lines), at: 10)
+        st.bind(s.prefecture, at: 11); st.bind(Int64(s.isOpen ? 1 : 0), at: 12)
+        st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
+        st.bind(JSONText.encodeStrings(s.sources.map(\.description)), at: 15)
+        st.bind(JSONText.encodeStrings(s.formerNames), at: 16); st.bind(s.retired, at: 17)
+        st.bind(s.operatorID, at: 18)
+    }
+}
+
+/// Byte-wise (SQLite BINARY collation) order of two strings' UTF-8.
+@inline(__always) func utf8Less(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            let n = min(x.count, y.count)
+            if n > 0, let p = x.baseAddress, let q = y.baseAddress {
+                let c = memcmp(p, q, n)
+                if c != 0 { return c < 0 }
+            }
+            return x.count < y.count
+        }
+    }
+}
