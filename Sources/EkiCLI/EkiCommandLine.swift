@@ -23,7 +23,7 @@ public enum EkiCommandLine {
             console.out(usage)
             return arguments.isEmpty ? 64 : 0
         }
-        if name == "--version" { console.out("eki \(EkiVersion.string)\n"); return 0 }
+        if name == "--version" { console.out("eki \(EkiKitVersion.string)\n"); return 0 }
         guard let command = commands[name] else {
             console.err("eki: unknown command '\(name)' (`eki --help` lists the commands)\n")
             return 64
@@ -74,11 +74,6 @@ protocol Command {
 
 extension Command {
     static var hidden: Bool { false }
-}
-
-/// The version printed by `eki --version`.
-public enum EkiVersion {
-    public static let string = "0.1.0"
 }
 
 /// Options every database command shares.

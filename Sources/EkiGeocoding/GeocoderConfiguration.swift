@@ -12,8 +12,6 @@ import Foundation
 /// - `EKI_HTTP_TIMEOUT`: total timeout per request in seconds (a positive number).
 /// - `EKI_PROVIDERS`: providers tried in order, comma-separated (default `stations,gsi,nominatim`).
 public struct GeocoderConfiguration: Sendable, Hashable {
-    /// The version put in the default User-Agent.
-    public static let ekiKitVersion = "0.1.0"
     public static let defaultGSIEndpoint = "https://msearch.gsi.go.jp"
     public static let defaultNominatimEndpoint = "https://nominatim.openstreetmap.org"
 
@@ -96,7 +94,7 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     /// `EkiKit/<version>`, or `EkiKit/<version> (+<contact>)` when a contact (URL or e-mail) is
     /// given, as Nominatim's policy asks.
     public static func userAgent(contact: String?) -> String {
-        let base = "EkiKit/\(ekiKitVersion)"
+        let base = "EkiKit/\(EkiKitVersion.string)"
         guard let c = contact?.trimmingCharacters(in: .whitespaces), !c.isEmpty else { return base }
         return "\(base) (+\(c))"
     }

@@ -149,7 +149,7 @@ import Testing
         let db = try sampleDB()
         let centre = json(eki(["geocode", "--db", db, "東京駅", "--format", "json"], environment: Self.offline).out)
         let lat = try #require(centre.first?["lat"] as? Double), lon = try #require(centre.first?["lon"] as? Double)
-        let box = PlaceOptions.box(around: Coordinate(lat: lat, lon: lon), width: 600, height: 600)
+        let box = BoundingBox(around: Coordinate(lat: lat, lon: lon), width: 600, height: 600)
         #expect(box.minLon < lon && lon < box.maxLon && box.minLat < lat && lat < box.maxLat)   // RFC 7946 order
         let around = eki(["bbox", "--db", db, "--place", "東京駅", "--span", "600", "--format", "csv"], environment: Self.offline)
         #expect(around.status == 0, "\(around.err)")
@@ -161,7 +161,7 @@ import Testing
         // The box is span metres wide along the parallel and high along the meridian.
         for (span, tolerance) in [(600.0, 0.01), (100_000.0, 100.0)] {
             for c in [Coordinate(lat: 35.68, lon: 139.77), Coordinate(lat: 43.07, lon: 141.35), Coordinate(lat: 0, lon: 0)] {
-                let b = PlaceOptions.box(around: c, width: span, height: span)
+                let b = BoundingBox(around: c, width: span, height: span)
                 let w = Geodesic.distance(Coordinate(lat: c.lat, lon: b.minLon), Coordinate(lat: c.lat, lon: b.maxLon))
                 let h = Geodesic.distance(Coordinate(lat: b.minLat, lon: c.lon), Coordinate(lat: b.maxLat, lon: c.lon))
                 #expect(abs(w - span) < tolerance && abs(h - span) < tolerance, "\(span) at \(c): \(w) × \(h)")
@@ -222,7 +222,7 @@ import Testing
         let requests = try server.requests()
         #expect(requests.map(\.path) == ["/ok/address-search/AddressSearch", "/ok/search"])
         #expect(requests.last?.ua == "EkiCLITests/1 (+test@example.org)")
-        #expect(requests.first?.ua == "EkiKit/\(GeocoderConfiguration.ekiKitVersion)")
+        #expect(requests.first?.ua == "EkiKit/\(EkiKitVersion.string)")
         #expect(requests.last?.query.hasPrefix("q=%E5%B0%8F%E7%94%B0%E5%8E%9F%20%E9%A7%85%26%E6%9D%B1%E5%8F%A3%20%232&format=jsonv2") == true)
 
         // The endpoint from the environment, the table with its credit line.

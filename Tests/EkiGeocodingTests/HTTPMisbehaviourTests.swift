@@ -1,3 +1,4 @@
+import EkiKit
 import Foundation
 import Testing
 @testable import EkiGeocoding
@@ -142,7 +143,7 @@ extension Result {
         let good = try run("ua")
         #expect(good.result.value?.count == 2)
         #expect(good.requests.first?.ua == GeocoderConfiguration.userAgent(contact: nil))
-        #expect(GeocoderConfiguration.userAgent(contact: nil) == "EkiKit/\(GeocoderConfiguration.ekiKitVersion)")
+        #expect(GeocoderConfiguration.userAgent(contact: nil) == "EkiKit/\(EkiKitVersion.string)")
 
         let stock = try run("ua") { $0.userAgent = "curl/7.88.1" }      // GSI sends it; server refuses
         #expect(stock.result.error == .refused(status: 403))

@@ -47,7 +47,7 @@ import Testing
         for ua in [GeocoderConfiguration.userAgent(contact: nil), GeocoderConfiguration.userAgent(contact: "https://example.org/eki"), "MyMap/2.0 (me@example.org)"] {
             try NominatimProvider().checkPolicy(GeocoderConfiguration(userAgent: ua, cachePath: nil))
         }
-        #expect(GeocoderConfiguration.userAgent(contact: "me@example.org") == "EkiKit/\(GeocoderConfiguration.ekiKitVersion) (+me@example.org)")
+        #expect(GeocoderConfiguration.userAgent(contact: "me@example.org") == "EkiKit/\(EkiKitVersion.string) (+me@example.org)")
         #expect(throws: GeocodingError.self) { try GeocoderConfiguration(userAgent: "EkiKit/1\r\nX: y", cachePath: nil).validate() }
     }
 

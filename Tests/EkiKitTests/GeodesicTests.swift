@@ -52,7 +52,7 @@ import EkiTestSupport
 
     @Test func enclosingBoxHoldsTheCircle() {
         let c = Coordinate(lat: 43.0, lon: 141.3)
-        let box = Geodesic.enclosingBox(center: c, radius: 10_000)
+        let box = BoundingBox(enclosing: c, radius: 10_000)
         // Points 10 km away in the four directions lie inside.
         for (dLat, dLon) in [(0.0898, 0.0), (-0.0898, 0.0), (0.0, 0.1225), (0.0, -0.1225)] {
             let p = Coordinate(lat: c.lat + dLat, lon: c.lon + dLon)

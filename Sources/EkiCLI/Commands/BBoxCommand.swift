@@ -57,8 +57,8 @@ struct BBoxCommand: Command {
     func run() throws -> Int32 {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let visits = try visitOptions.load(store: store)
-        let box = try bbox ?? PlaceOptions.box(around: place!.centre(store: store, console: console).coordinate,
-                                               width: span!, height: span!)
+        let box = try bbox ?? BoundingBox(around: place!.centre(store: store, console: console).coordinate,
+                                          width: span!, height: span!)
         let found = try store.stations(in: box, limit: limit, includeClosed: args.has("include-closed"),
                                        visits: visits ?? VisitedStations(), filter: visitOptions.filter)
         console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format))

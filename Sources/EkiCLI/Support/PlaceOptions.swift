@@ -16,7 +16,7 @@ struct GeocodingOptions {
                          Nominatim); default $EKI_GSI_ENDPOINT / $EKI_NOMINATIM_ENDPOINT, else
                          https://msearch.gsi.go.jp / https://nominatim.openstreetmap.org
       --user-agent UA    User-Agent sent to the services (default: $EKI_USER_AGENT, else
-                         EkiKit/\(GeocoderConfiguration.ekiKitVersion)); Nominatim refuses stock library values
+                         EkiKit/\(EkiKitVersion.string)); Nominatim refuses stock library values
       --no-cache         neither read nor store cached answers (the 1 s spacing still holds)
 
     """
@@ -113,25 +113,6 @@ struct PlaceOptions {
         console.err(String(format: "place: %@ (%.6f, %.6f) from %@\n", c.title, c.coordinate.lat, c.coordinate.lon,
                            c.provider.rawValue))
         return c
-    }
-
-    /// A box `width` × `height` metres centred on `centre`, in degrees (RFC 7946 order):
-    /// half the height north and south along the meridian, half the width east and west along
-    /// the parallel, using the WGS84 radii of curvature at the centre's latitude (meridian M and
-    /// prime vertical N: M·dφ and N·cosφ·dλ metres per radian). Exact along those two lines to
-    /// well under 0.1 % for boxes up to some hundred kilometres. Latitudes are clamped to ±90
-    /// and longitudes to ±180 (not wrapped).
-    static func box(around centre: Coordinate, width: Double, height: Double) -> BoundingBox {
-        let a = 6_378_137.0, f = 1 / 298.257223563
-        let e2 = f * (2 - f)
-        let phi = centre.lat * .pi / 180
-        let w = 1 - e2 * sin(phi) * sin(phi)
-        let m = a * (1 - e2) / (w * w.squareRoot())        // metres per radian of latitude
-        let n = a / w.squareRoot()
-        let dLat = height / 2 / m * 180 / .pi
-        let dLon = width / 2 / max(n * cos(phi), 1e-9) * 180 / .pi
-        return BoundingBox(minLon: max(-180, centre.lon - dLon), minLat: max(-90, centre.lat - dLat),
-                           maxLon: min(180, centre.lon + dLon), maxLat: min(90, centre.lat + dLat))
     }
 }
 

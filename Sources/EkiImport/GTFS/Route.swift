@@ -1,3 +1,5 @@
+import EkiKit
+
 extension GTFS {
     /// One row of routes.txt: a line of one agency (GTFS reference, routes.txt).
     struct Route: Sendable {
@@ -21,7 +23,7 @@ extension GTFS {
         /// `Port Liner / Airport line`) or the long name is empty. Nil when both are empty.
         var lineName: String? {
             if longName.isEmpty { return shortName.isEmpty ? nil : shortName }
-            if !Route.isJapanese(longName) && Route.isJapanese(shortName) { return shortName }
+            if !TextFold.isJapanese(longName) && TextFold.isJapanese(shortName) { return shortName }
             return longName
         }
 
@@ -31,16 +33,6 @@ extension GTFS {
             if type == 101 { return true }
             guard GTFSModes.mode(ofRouteType: type) == .railway else { return false }
             return shortName.contains("新幹線") || longName.contains("新幹線")
-        }
-
-        /// True when `s` contains kana or CJK ideographs.
-        static func isJapanese(_ s: String) -> Bool {
-            s.unicodeScalars.contains { u in
-                switch u.value {
-                case 0x3040...0x30FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F: return true
-                default: return false
-                }
-            }
         }
 
         /// Every route in file order. A repeated route_id keeps the first row (warning).

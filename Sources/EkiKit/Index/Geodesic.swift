@@ -64,25 +64,4 @@ public enum Geodesic {
         let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1 * rad) * cos(lat2 * rad) * sin(dLon / 2) * sin(dLon / 2)
         return 2 * meanRadius * asin(min(1, h.squareRoot()))
     }
-
-    /// A box (degrees) that contains every point within `radius` metres (geodesic) of `center`.
-    /// Latitude: the meridian arc has at least a(1−e²) metres per radian (its curvature radius
-    /// at the equator), and no path changes latitude faster than along a meridian. Longitude:
-    /// a path of length ≤ r stays inside that latitude band, where a parallel has radius
-    /// N·cosφ ≥ a·cosφ at the most poleward latitude, so no path changes longitude faster.
-    /// Both get a further 1 % margin. Longitudes are not wrapped; a box reaching a pole or
-    /// spanning ≥ 180° of longitude spans all longitudes.
-    public static func enclosingBox(center: Coordinate, radius: Double) -> BoundingBox {
-        let metresPerDegreeLat = a * (1 - f * (2 - f)) * .pi / 180 * 0.99
-        let dLat = radius / metresPerDegreeLat
-        let minLat = max(-90, center.lat - dLat), maxLat = min(90, center.lat + dLat)
-        let poleward = max(abs(minLat), abs(maxLat))
-        if poleward >= 89.9 {
-            return BoundingBox(minLon: -180, minLat: minLat, maxLon: 180, maxLat: maxLat)
-        }
-        let metresPerDegreeLon = a * cos(poleward * .pi / 180) * .pi / 180 * 0.99
-        let dLon = radius / metresPerDegreeLon
-        if dLon >= 180 { return BoundingBox(minLon: -180, minLat: minLat, maxLon: 180, maxLat: maxLat) }
-        return BoundingBox(minLon: center.lon - dLon, minLat: minLat, maxLon: center.lon + dLon, maxLat: maxLat)
-    }
 }

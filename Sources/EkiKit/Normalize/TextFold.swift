@@ -23,6 +23,22 @@ public enum TextFold {
         }
     }
 
+    /// True when `s` contains kana or CJK ideographs: hiragana, katakana (with the phonetic
+    /// extensions and half-width katakana), CJK unified ideographs (extension A, the basic
+    /// block, and the supplementary planes from U+20000), CJK compatibility ideographs. Used for
+    /// "is this written in Japanese": a query that is not compared with romanized names, a GTFS
+    /// short name preferred to a Latin long name.
+    public static func isJapanese(_ s: String) -> Bool {
+        s.unicodeScalars.contains { u in
+            switch u.value {
+            case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F,
+                 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3FFFF:
+                return true
+            default: return false
+            }
+        }
+    }
+
     /// The match form of a station name: NFKC; a bracketed alternative name dropped
     /// (`四ツ谷(四ッ谷)`, `押上（スカイツリー前）`, `明治神宮前〈原宿〉` → 四ツ谷, 押上, 明治神宮前);
     /// ヶ/ヵ → ケ and ッ → ツ (四ッ谷 = 四ツ谷, 市ヶ谷 = 市ケ谷); a kanji numeral before 丁目 as a

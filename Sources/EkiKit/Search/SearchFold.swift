@@ -82,18 +82,6 @@ public enum SearchFold {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// True when `s` contains kana or CJK ideographs (half-width kana included): such a query is
-    /// not compared with romanized names.
-    static func hasJapanese(_ s: String) -> Bool {
-        s.unicodeScalars.contains { u in
-            switch u.value {
-            case 0x3040...0x30FF, 0x31F0...0x31FF, 0x3400...0x9FFF, 0xF900...0xFAFF, 0xFF66...0xFF9F, 0x20000...:
-                return true
-            default: return false
-            }
-        }
-    }
-
     /// Applies the steps every fold shares: drops control characters, spaces and middle dots,
     /// turns katakana into hiragana, lower-cases ASCII and strips macrons and circumflexes.
     private static func commonScalar(_ u: Unicode.Scalar) -> Unicode.Scalar? {

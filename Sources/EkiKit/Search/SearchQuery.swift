@@ -37,7 +37,7 @@ struct SearchQuery {
                 full = SearchFold.reading(text)
                 base = full.count > 3 && full.hasSuffix("えき") ? String(full.dropLast(2)) : full
             case .romaji:
-                full = SearchFold.hasJapanese(text) ? "" : SearchFold.romaji(text)
+                full = TextFold.isJapanese(text) ? "" : SearchFold.romaji(text)
                 base = full.count > 5 && full.hasSuffix("eki") ? String(full.dropLast(3)) : full
             case .line:
                 full = SearchFold.name(text); base = full

@@ -243,12 +243,12 @@ struct SearchRun {
     }
 
     /// The `need` nearest entries passing `test` (inside `options.bbox` when given): the
-    /// expanding search: a box provably holding every point within radius r (`Geodesic.enclosingBox`),
+    /// expanding search: a box provably holding every point within radius r (`BoundingBox(enclosing:radius:)`),
     /// r from 2 km, ×4 until enough lie within it.
     private func nearest(_ p: Coordinate, test: String, params: [SQLValue], need: Int) throws -> [Candidate] {
         var radius = 2_000.0
         while true {
-            var box = Geodesic.enclosingBox(center: p, radius: radius)
+            var box = BoundingBox(enclosing: p, radius: radius)
             var complete = box.minLon <= -180 && box.maxLon >= 180 && box.minLat <= -90 && box.maxLat >= 90
             if let b = options.bbox {
                 complete = complete || (box.minLon <= b.minLon && box.maxLon >= b.maxLon && box.minLat <= b.minLat && box.maxLat >= b.maxLat)
