@@ -3,7 +3,7 @@ import EkiSQLite
 import Foundation
 import Synchronization
 
-/// The geocoding cache database (SQLite, through EkiKit's `Database`): answers by request key,
+/// The geocoding cache database (SQLite, through EkiSQLite's `Database`): answers by request key,
 /// and the time of the last request per provider and endpoint, shared by every process that
 /// opens the same file.
 ///

@@ -104,16 +104,18 @@ struct EntryPlan {
             }
         }
         // 3. New keys, distinct from every key and alias there is; bases in sorted order (the
-        // clusters' order), so that the keys do not depend on hashing.
+        // clusters' order), so that the keys do not depend on hashing. A new key without `@`
+        // is a base of its own, which no later key can equal (later keys are other bases, or
+        // contain `@`), so only keys with `@` need to join `taken`.
         var taken = aliases.union(stored.lazy.map(\.key))
-        var clustersPerBase: [String: Int] = [:]
-        for c in clusters { clustersPerBase[c.baseKey, default: 0] += 1 }
         var keyOf = [String?](repeating: nil, count: clusters.count)
+        var sharesBase = [Bool](repeating: false, count: clusters.count)
         var start = 0
         while start < clusters.count {
             let base = clusters[start].baseKey
             var end = start + 1
             while end < clusters.count && clusters[end].baseKey == base { end += 1 }
+            if end - start > 1 { for ci in start..<end { sharesBase[ci] = true } }
             let members = (start..<end).filter { entryOf[$0] == nil }
             if !members.isEmpty {
                 var stations = members.map { clusters[$0].station }
@@ -122,13 +124,16 @@ struct EntryPlan {
                 } else {
                     StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
                 }
-                for (ci, s) in zip(members, stations) { keyOf[ci] = s.key; taken.insert(s.key) }
+                for (ci, s) in zip(members, stations) {
+                    keyOf[ci] = s.key
+                    if s.key.utf8.contains(UInt8(ascii: "@")) { taken.insert(s.key) }
+                }
             }
             start = end
         }
         // A continued entry holding the plain base of a base that is now shared: its place key.
         var renamedFrom = [String?](repeating: nil, count: clusters.count)
-        for (ci, c) in clusters.enumerated() where clustersPerBase[c.baseKey, default: 0] > 1 {
+        for (ci, c) in clusters.enumerated() where sharesBase[ci] {
             guard let ei = entryOf[ci], stored[ei].key == c.baseKey else { continue }
             var one = [c.station]
             StationKey.assign(base: c.baseKey, to: &one, forcePlace: true, avoiding: taken)

@@ -17,7 +17,6 @@ public struct StoreInfo: Sendable {
     public var retiredEntries: Int
     /// Per dataset: entries with at least one source row from it.
     public var datasets: [Count]
-    /// Per operator (as published; `-` for unknown) and class.
     /// Per operator id and class: the id (`jr-east`, or the folded name of an operator the
     /// table does not know), its label (the table's short name, else the name as published),
     /// whether the operator table knows it, and the counts. Most entries first.
@@ -52,9 +51,7 @@ extension StationStore {
         }
         return StoreInfo(entries: total, openEntries: open, retiredEntries: retired, datasets: datasets, operators: ops)
     }
-}
 
-extension StationStore {
     /// The open entries holding rows of `dataset` and of no other dataset: what no other
     /// source confirmed, for a person to check. Sorted by key.
     public func unmatchedEntries(dataset: String, includeClosed: Bool = false) throws -> [Station] {
