@@ -37,7 +37,7 @@ struct EntryPlan {
     }
 
     /// What becomes of a stored entry no cluster continues.
-    enum Leftover {
+    enum Leftover: Equatable {
         /// Deleted, its key an alias of `into` (the key, before any renaming, of the entry that
         /// took its rows).
         case merge(stored: Int, into: String)
