@@ -32,7 +32,7 @@ struct EntryPlanTests {
                                         Self.cluster("x", at: Self.tokyo, sources: ["2"]),
                                         Self.cluster("y", at: Self.tokyo, sources: ["3"])],
                              stored: [], aliases: [], linkDistance: 1_500)
-        #expect(plan.entries.map(\.station.key) == ["op/c/x@xn0", "op/c/x@xn7", "op/c/y"])
+        #expect(plan.entries.map(\.key) == ["op/c/x@xn0", "op/c/x@xn7", "op/c/y"])
         #expect(plan.entries.allSatisfy { $0.continues == nil && $0.changed })
         #expect(plan.leftovers.isEmpty)
         #expect(plan.changedRows == 3 && plan.totalRows == 3)
@@ -41,7 +41,7 @@ struct EntryPlanTests {
     @Test func aliasesAreNeverGivenToNewEntries() {
         let plan = EntryPlan(clusters: [Self.cluster("y", at: Self.tokyo, sources: ["3"])],
                              stored: [], aliases: ["op/c/y"], linkDistance: 1_500)
-        #expect(plan.entries.map(\.station.key) == ["op/c/y@xn7"])
+        #expect(plan.entries.map(\.key) == ["op/c/y@xn7"])
     }
 
     @Test func sharedRowsKeepTheKeyAndAPlainKeyIsRenamedWhenItsBaseIsShared() {
@@ -50,7 +50,7 @@ struct EntryPlanTests {
         let plan = EntryPlan(clusters: [Self.cluster("x", at: Self.osaka, sources: ["9"]),
                                         Self.cluster("x", at: Self.tokyo, sources: ["1"])],
                              stored: [old], aliases: [], linkDistance: 1_500)
-        #expect(plan.entries.map(\.station.key) == ["op/c/x@xn0", "op/c/x@xn7"])
+        #expect(plan.entries.map(\.key) == ["op/c/x@xn0", "op/c/x@xn7"])
         #expect(plan.entries[1].continues == 0)
         #expect(plan.entries[1].renamedFrom == "op/c/x")
         #expect(plan.entries[1].changed)
@@ -66,7 +66,7 @@ struct EntryPlanTests {
                              stored: [a, b], aliases: [], linkDistance: 1_500)
         #expect(plan.entries.count == 1)
         #expect(plan.entries[0].continues == 0)
-        #expect(plan.entries[0].station.key == "op/c/x")
+        #expect(plan.entries[0].key == "op/c/x")
         #expect(plan.leftovers == [.merge(stored: 1, into: "op/c/x")])
     }
 
@@ -75,8 +75,8 @@ struct EntryPlanTests {
                                    station: Self.station("old", at: Self.tokyo, sources: ["1"], key: "op/c/old"))
         let plan = EntryPlan(clusters: [Self.cluster("new", at: Self.tokyo, sources: ["1"])],
                              stored: [old], aliases: [], linkDistance: 1_500)
-        #expect(plan.entries[0].station.key == "op/c/old")
-        #expect(plan.entries[0].station.formerNames == ["old"])
+        #expect(plan.entries[0].key == "op/c/old")
+        #expect(plan.entries[0].formerNames == ["old"])
         #expect(plan.leftovers.isEmpty)
     }
 

@@ -82,25 +82,34 @@ public struct EntryRule: Sendable {
     /// Rows are grouped by sorting (operator id, class and folded name make the base key), each
     /// group's rows are put in `rowOrder` and split by place (`SingleLink`, `linkDistance`).
     public func clusters(from records: [SourceRecord]) -> [Cluster] {
+        clusters(fromSegments: [records])
+    }
+
+    /// `clusters(from:)` over the concatenation of `segments` (batches kept as they are, not
+    /// copied into one array).
+    func clusters(fromSegments segments: [[SourceRecord]]) -> [Cluster] {
         struct Item {
             var base: String
             var op: String
+            var set: Int32
             var index: Int32
         }
         struct OperatorKey: Hashable { var name: String?; var ref: String?; var closed: Bool }
         var ids: [OperatorKey: String] = [:]     // one table look-up per distinct operator
         var items: [Item] = []
-        items.reserveCapacity(records.count)
-        for (i, r) in records.enumerated() {
-            let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
-            let op = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
-            let base = StationKey.base(operatorKey: op, serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
-            items.append(Item(base: base, op: op, index: Int32(i)))
+        items.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+        for (si, records) in segments.enumerated() {
+            for (i, r) in records.enumerated() {
+                let ok = OperatorKey(name: r.operatorName, ref: r.operatorRef, closed: r.isClosed)
+                let op = ids[ok] ?? { let v = operatorID(r); ids[ok] = v; return v }()
+                let base = StationKey.base(operatorKey: op, serviceClass: r.serviceClass, nameKey: TextFold.nameKey(r.name))
+                items.append(Item(base: base, op: op, set: Int32(si), index: Int32(i)))
+            }
         }
         items.sort { a, b in
             if a.base != b.base { return a.base < b.base }
             if a.op != b.op { return a.op < b.op }
-            return a.index < b.index
+            return (a.set, a.index) < (b.set, b.index)
         }
         var result: [Cluster] = []
         let none = SourceRef(dataset: "", id: "")
@@ -113,15 +122,17 @@ public struct EntryRule: Sendable {
             while g < end {
                 var h = g + 1
                 while h < end && items[h].op == items[g].op { h += 1 }
-                var rows = items[g..<h].map { Int($0.index) }
-                if rows.count > 1 {
-                    rows.sort { a, b in
-                        if rowOrder(records[a], records[b]) { return true }
-                        if rowOrder(records[b], records[a]) { return false }
+                var group = items[g..<h].map { segments[Int($0.set)][Int($0.index)] }
+                if group.count > 1 {
+                    // `rowOrder`, ties in input order (the items are in input order).
+                    var order = Array(group.indices)
+                    order.sort { a, b in
+                        if rowOrder(group[a], group[b]) { return true }
+                        if rowOrder(group[b], group[a]) { return false }
                         return a < b
                     }
+                    group = order.map { group[$0] }
                 }
-                let group = rows.map { records[$0] }
                 for members in SingleLink.clusters(group.map(\.coordinate), within: linkDistance) {
                     var station = build(from: members.map { group[$0] })
                     station.operatorID = items[g].op

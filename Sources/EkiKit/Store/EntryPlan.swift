@@ -23,11 +23,12 @@ struct EntryPlan {
         var station: Station
     }
 
-    /// One entry after the import.
+    /// One entry after the import: cluster `i` of `clusters` (which holds what it shows) is
+    /// entry `i` of `entries` (which holds its key and history), see `station(_:)`.
     struct Entry {
-        /// Keyed, with the former names of the entry it continues.
-        var station: Station
-        var baseKey: String
+        var key: String
+        /// The former names of the entry it continues, with its old name when that changed.
+        var formerNames: [String]
         /// Index in `stored` of the entry it continues; nil for a new entry.
         var continues: Int?
         /// False when it continues a stored entry that stays exactly as it is.
@@ -46,7 +47,10 @@ struct EntryPlan {
     }
 
     var stored: [Stored]
-    /// In cluster order (base key, then first source row): new entries are written in it.
+    /// The clusters of the source rows, in order (base key, then first source row): new entries
+    /// are written in it.
+    let clusters: [EntryRule.Cluster]
+    /// One per cluster.
     var entries: [Entry]
     /// In stored (fid) order.
     var leftovers: [Leftover]
@@ -58,6 +62,14 @@ struct EntryPlan {
     var changedRows: Int { unclaimed + entries.lazy.filter(\.changed).count }
     var totalRows: Int { entries.count + unclaimed }
 
+    /// Entry `i` as it is written: cluster `i` with its key and former names.
+    func station(_ i: Int) -> Station {
+        var s = clusters[i].station
+        s.key = entries[i].key
+        s.formerNames = entries[i].formerNames
+        return s
+    }
+
     /// - Parameters:
     ///   - clusters: the clusters of every stored source row (`EntryRule.clusters(from:)`).
     ///   - stored: the stored entries, in fid order, with their source rows.
@@ -65,6 +77,7 @@ struct EntryPlan {
     ///   - linkDistance: metres (step 2).
     init(clusters: [EntryRule.Cluster], stored: [Stored], aliases: Set<String>, linkDistance: Double) {
         self.stored = stored
+        self.clusters = clusters
         // 1. Shared source rows: the pairs sharing most rows first, then the oldest entry.
         var storedByRef: [SourceRef: [Int]] = [:]
         for (i, e) in stored.enumerated() { for r in e.station.sources { storedByRef[r, default: []].append(i) } }
@@ -143,18 +156,18 @@ struct EntryPlan {
         }
 
         entries = clusters.indices.map { ci in
-            var s = clusters[ci].station
             guard let ei = entryOf[ci] else {
-                s.key = keyOf[ci]!
-                return Entry(station: s, baseKey: clusters[ci].baseKey, continues: nil, changed: true, renamedFrom: nil)
+                return Entry(key: keyOf[ci]!, formerNames: clusters[ci].station.formerNames, continues: nil,
+                             changed: true, renamedFrom: nil)
             }
             let old = stored[ei]
+            var s = clusters[ci].station
             s.key = keyOf[ci] ?? old.key
             s.formerNames = old.station.formerNames
             if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
             s.formerNames.removeAll { $0 == s.name }
             let changed = !(s == old.station && clusters[ci].baseKey == old.baseKey)
-            return Entry(station: s, baseKey: clusters[ci].baseKey, continues: ei, changed: changed, renamedFrom: renamedFrom[ci])
+            return Entry(key: s.key, formerNames: s.formerNames, continues: ei, changed: changed, renamedFrom: renamedFrom[ci])
         }
         // Stored entries no cluster took: merged into the first cluster holding their rows, or retired.
         var leftovers: [Leftover] = []

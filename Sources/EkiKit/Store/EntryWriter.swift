@@ -35,11 +35,12 @@ struct EntryWriter {
             : try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
         var fidOfEntry = [Int64](repeating: 0, count: plan.entries.count)
         for (i, e) in plan.entries.enumerated() {
+            let base = plan.clusters[i].baseKey
             if let ei = e.continues, let update, let renameAlias {
                 let old = plan.stored[ei]
-                if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.station.key)]) }
+                if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
-                    Self.bind(e.station, base: e.baseKey, to: update)
+                    Self.bind(plan.station(i), base: base, to: update)
                     update.bind(old.fid, at: 19)
                     try update.runBound()
                     summary.updated += 1
@@ -48,7 +49,7 @@ struct EntryWriter {
                 }
                 fidOfEntry[i] = old.fid
             } else {
-                Self.bind(e.station, base: e.baseKey, to: insert)
+                Self.bind(plan.station(i), base: base, to: insert)
                 try insert.runBound()
                 fidOfEntry[i] = db.lastInsertRowID
                 summary.added += 1
@@ -76,15 +77,20 @@ struct EntryWriter {
         }
         // Which rows make each entry, in the primary key's order.
         if strategy == .incremental { try db.execute("DELETE FROM station_sources") }
-        var sourceRows: [(fid: Int64, ref: SourceRef)] = []
-        sourceRows.reserveCapacity(plan.entries.reduce(0) { $0 + $1.station.sources.count })
-        for (i, e) in plan.entries.enumerated() { for ref in e.station.sources { sourceRows.append((fidOfEntry[i], ref)) } }
-        sourceRows.sort { a, b in
-            if a.ref.dataset != b.ref.dataset { return utf8Less(a.ref.dataset, b.ref.dataset) }
-            if a.ref.id != b.ref.id { return utf8Less(a.ref.id, b.ref.id) }
-            return a.fid < b.fid
+        // (entry, its n-th source row) pairs, sorted by source row then fid.
+        var rows: [(entry: Int32, source: Int32)] = []
+        rows.reserveCapacity(plan.clusters.reduce(0) { $0 + $1.station.sources.count })
+        for (i, c) in plan.clusters.enumerated() {
+            for j in c.station.sources.indices { rows.append((Int32(i), Int32(j))) }
         }
-        try writeStationSources(sourceRows)
+        func ref(_ r: (entry: Int32, source: Int32)) -> SourceRef { plan.clusters[Int(r.entry)].station.sources[Int(r.source)] }
+        rows.sort { a, b in
+            let x = ref(a), y = ref(b)
+            if x.dataset != y.dataset { return utf8Less(x.dataset, y.dataset) }
+            if x.id != y.id { return utf8Less(x.id, y.id) }
+            return fidOfEntry[Int(a.entry)] < fidOfEntry[Int(b.entry)]
+        }
+        try writeStationSources(count: rows.count) { i in (fidOfEntry[Int(rows[i].entry)], ref(rows[i])) }
         trace.mark("write station_sources")
         if bulk { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
         trace.mark("R-tree")
@@ -92,14 +98,16 @@ struct EntryWriter {
         return summary
     }
 
-    /// Writes the rows of `station_sources` (emptied before), in the primary key's order so that
+    /// Writes `count` rows of `station_sources` (emptied before), `row(i)` in the primary key's
+    /// order so that
     /// its B-tree grows at its right edge; for many rows the index on `station_fid` is dropped
     /// and built again afterwards (one sort instead of a random insert per row).
-    private func writeStationSources(_ rows: [(fid: Int64, ref: SourceRef)]) throws {
-        let rebuildIndex = rows.count >= 10_000
+    private func writeStationSources(count: Int, _ row: (Int) -> (fid: Int64, ref: SourceRef)) throws {
+        let rebuildIndex = count >= 10_000
         if rebuildIndex { try db.execute("DROP INDEX IF EXISTS station_sources_fid") }
         let insert = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
-        for r in rows {
+        for i in 0..<count {
+            let r = row(i)
             insert.bind(r.fid, at: 1); insert.bind(r.ref.dataset, at: 2); insert.bind(r.ref.id, at: 3)
             try insert.runBound()
         }

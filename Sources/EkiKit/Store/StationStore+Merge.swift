@@ -11,8 +11,8 @@ extension StationStore {
         var trace = PhaseTrace()
         let rows = try storedRows(batches)
         trace.mark("read source rows")
-        let clusters = rule.clusters(from: rows)
-        trace.mark("cluster \(rows.count) rows")
+        let clusters = rule.clusters(fromSegments: rows)
+        trace.mark("cluster source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()
         trace.mark("read \(stored.count) entries")
@@ -25,15 +25,15 @@ extension StationStore {
         return summary
     }
 
-    /// Every stored source row in `ORDER BY dataset, ord` order: `batches` (just stored) when
-    /// they are all the stored rows, else read back.
-    private func storedRows(_ batches: [(dataset: String, records: [SourceRecord])]) throws -> [SourceRecord] {
+    /// Every stored source row in `ORDER BY dataset, ord` order, as consecutive segments:
+    /// `batches` (just stored; not copied) when they are all the stored rows, else read back.
+    private func storedRows(_ batches: [(dataset: String, records: [SourceRecord])]) throws -> [[SourceRecord]] {
         let total = batches.reduce(0) { $0 + $1.records.count }
         if !batches.isEmpty, Set(batches.map(\.dataset)).count == batches.count,
            try db.scalarInt("SELECT count(*) FROM source_records") == Int64(total) {
-            return batches.sorted { $0.dataset.utf8.lexicographicallyPrecedes($1.dataset.utf8) }.flatMap(\.records)
+            return batches.sorted { $0.dataset.utf8.lexicographicallyPrecedes($1.dataset.utf8) }.map(\.records)
         }
-        return try sourceRecords()
+        return [try sourceRecords()]
     }
 
     /// The stored entries in fid order, with their source rows.
