@@ -77,7 +77,7 @@ enum StationOutput {
                          s.sources.map(\.description).joined(separator: ";")]
                 if header.contains("distance_m") { f.append(r.distance.map { String(format: "%.1f", $0) } ?? "") }
                 f += r.extra.map { plain($0.1) }
-                out += f.map(csvField).joined(separator: ",") + "\r\n"
+                out += CSVWriter.record(f)
             }
             return out
         case .table:
@@ -111,10 +111,5 @@ enum StationOutput {
         case .bool(let b): return b ? "yes" : "no"
         default: return j.text()
         }
-    }
-
-    static func csvField(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 }
