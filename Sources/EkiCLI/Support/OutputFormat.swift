@@ -45,8 +45,10 @@ enum StationOutput {
         return p + r.extra
     }
 
-    /// The whole output for `rows` in `format`.
-    static func render(_ rows: [StationRow], format: OutputFormat) -> String {
+    /// The whole output for `rows` in `format`. A table is fitted to `width` columns (nil: no
+    /// limit) by cutting long cells with `…`: lines first, then readings, operators and names;
+    /// json, geojson and csv always carry full values.
+    static func render(_ rows: [StationRow], format: OutputFormat, width: Int? = nil) -> String {
         switch format {
         case .geojson:
             let features = rows.map { r -> JSON in
@@ -96,7 +98,9 @@ enum StationOutput {
                 f.append(s.key)
                 return f
             }
-            return DisplayWidth.table(header: header, rows: body) + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"
+            let elidable = ["lines", "reading", "operator", "name"].compactMap { header.firstIndex(of: $0) }
+            return DisplayWidth.table(header: header, rows: body, width: width, elidable: elidable)
+                + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"
         }
     }
 
