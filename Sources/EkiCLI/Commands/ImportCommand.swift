@@ -12,9 +12,10 @@ struct ImportCommand: Command {
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
-      --profile P     n02, station-database, ekidata, generic (CSV), gtfs, osm; detected when
-                      not given (a folder or .zip with stops.txt and routes.txt is GTFS, an
-                      <osm> document — plain, .gz or .bz2 — is OSM; `-` reads OSM XML from stdin)
+      --profile P     \(ImporterRegistry().names.joined(separator: ", ")); when not given,
+                      each input is identified by its contents (see Profiles), and one no
+                      importer claims is refused with the formats tried; `-` reads OSM XML
+                      from stdin
       --encoding E    utf-8 or cp932 (CSV; detected when not given)
       --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
                       operator, line, reading, class
@@ -28,7 +29,7 @@ struct ImportCommand: Command {
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles (each input is identified by its contents; the first sure match wins):
-    \(ImporterRegistry().formats.map { "  \(DisplayWidth.pad($0.name, 17)) \($0.reads)" }.joined(separator: "\n"))
+    \(ImporterRegistry().formats.map { "  \(DisplayWidth.pad($0.name, 17)) \(wrap($0.reads, width: 72, indent: 20))" }.joined(separator: "\n"))
 
     """
 
@@ -101,5 +102,19 @@ struct ImportCommand: Command {
         let elapsed = Date().timeIntervalSince(started)
         console.out("database \(store.db.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
+    }
+
+    /// `text` broken at spaces into lines of at most `width` columns, the later ones indented.
+    static func wrap(_ text: String, width: Int, indent: Int) -> String {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && DisplayWidth.of(line) + 1 + DisplayWidth.of(String(word)) > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 }
