@@ -81,6 +81,15 @@ import EkiTestSupport
         #expect(r.err == "eki import: \(file): not a readable zip archive (Truncated input file (needed 64 bytes, only 1 available))\n")
     }
 
+    @Test("a UTF-16 CSV reaches the CSV importer, which says to convert it")
+    func utf16CSV() {
+        let file = path("utf16.csv")
+        #expect(FileManager.default.createFile(atPath: file, contents: Data([0xFF, 0xFE]) + "name,lat,lon\n".data(using: .utf16LittleEndian)!))
+        let r = eki("import", "--db", path("a.gpkg"), file)
+        #expect(r.status == 1)
+        #expect(r.err == "eki import: \(file):1: file is UTF-16; convert it to UTF-8 (or CP932)\n")
+    }
+
     @Test("--columns with a file of a known format is a usage error; a bad map is one too")
     func columnsWithKnownFormat() {
         let n02 = TestPaths.package("Datasets/n02-odawara-tokyo.csv")
