@@ -40,8 +40,8 @@ public protocol ImportFormat: Sendable {
     var name: String { get }
     /// One line for `--help`: the inputs this format reads.
     var reads: String { get }
-    /// How sure the format is that `input` is its own. Reads at most the probe's head bytes
-    /// and folder listing; never throws.
+    /// How sure the format is that `input` is its own. Reads little (the input's head bytes or
+    /// folder listing, a zip's listing, 4 KiB of decompressed text); never throws.
     func identify(_ input: ImportInput) -> Identification
     /// The importer for one input of this format.
     /// - Throws: `ImportError` when the input lacks a companion file the format needs, or
