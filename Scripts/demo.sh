@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash Scripts/setup.sh
-swift build -c release 2>&1 | tail -1
+# The first release build takes minutes: show its progress (and, should it fail, the whole error).
+echo "== swift build -c release"
+swift build -c release
 eki=".build/release/eki"
 db="demo.gpkg"
 rm -f "$db"
@@ -20,3 +22,5 @@ echo "== eki bbox --db $db 139.760,35.676,139.772,35.686   (viewport around 東�
 echo
 echo "== eki nearest --db $db --lat 35.2564 --lon 139.1553 -k 5   (the pins at 小田原駅)"
 "$eki" nearest --db "$db" --lat 35.2564 --lon 139.1553 -k 5
+echo
+echo "Next: Scripts/install.sh puts eki on your PATH (~/.local/bin); export EKI_DB=$PWD/$db to query this database."

@@ -19,6 +19,15 @@ public enum EkiCommandLine {
 
     /// Runs `eki` with `arguments` (without the program name).
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
+        if arguments.first == "help", arguments.count == 2 {
+            // `eki help bbox` is `eki bbox --help`.
+            guard let command = commands[arguments[1]] else {
+                console.err("eki: unknown command '\(arguments[1])' (`eki --help` lists the commands)\n")
+                return 64
+            }
+            console.out(command.help)
+            return 0
+        }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
             console.out(usage)
             return arguments.isEmpty ? 64 : 0
@@ -53,7 +62,7 @@ public enum EkiCommandLine {
         commands:
         \(commands.keys.sorted().filter { !commands[$0]!.hidden }.map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
 
-        Run `eki <command> --help` for a command's options.
+        Run `eki <command> --help` (or `eki help <command>`) for a command's options.
         The database is --db PATH, else $EKI_DB, else ./stations.gpkg.
         The visit log is --visits PATH, else $EKI_VISITS, else $XDG_DATA_HOME/eki/visits.sqlite
         (~/.local/share/eki/visits.sqlite when XDG_DATA_HOME is not set).

@@ -48,3 +48,35 @@ func dump(_ db: String) throws -> String {
     p.waitUntilExit()
     return String(decoding: data, as: UTF8.self)
 }
+
+/// The `eki` executable built beside the test bundle, or nil when it has not been built.
+let builtEki: String? = {
+    let candidates = [Bundle.main.executableURL?.deletingLastPathComponent(), Bundle.main.bundleURL,
+                      TestPaths.packageRoot.appendingPathComponent(".build/debug")]
+    for dir in candidates.compactMap({ $0 }) {
+        let p = dir.appendingPathComponent("eki").path
+        if FileManager.default.isExecutableFile(atPath: p) { return p }
+    }
+    return nil
+}()
+
+/// Runs the built `eki` with `stdin` piped to it.
+func ekiProcess(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> EkiRun {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: builtEki!)
+    p.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in environment { env[k] = v }
+    p.environment = env
+    let input = Pipe(), output = Pipe(), error = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    p.standardError = error
+    try p.run()
+    input.fileHandleForWriting.write(stdin)
+    try input.fileHandleForWriting.close()
+    let out = output.fileHandleForReading.readDataToEndOfFile()
+    let err = error.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return EkiRun(status: p.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+}

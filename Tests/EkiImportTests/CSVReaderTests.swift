@@ -1,5 +1,6 @@
 import Testing
 import Foundation
+import EkiKit
 @testable import EkiImport
 import EkiTestSupport
 
@@ -46,7 +47,7 @@ import EkiTestSupport
     }
 
     @Test func unclosedQuoteNamesTheLineWhereTheFieldStarts() {
-        #expect(throws: ImportError(file: "t.csv", line: 2, column: 2, message: "quoted field is never closed (unclosed \")")) {
+        #expect(throws: CSVError(file: "t.csv", line: 2, column: 2, message: "quoted field is never closed (unclosed \")")) {
             _ = try records("a,b\n1,\"open\n2,3\n")
         }
     }

@@ -220,7 +220,7 @@ import EkiTestSupport
             ("alias,operator\n,jr-east\n", 2, "empty alias"),
             ("alias,operator\nJRE,\n", 2, "empty operator"),
             ("name,id\nJRE,jr-east\n", 1, "expected the header"),
-            ("alias,operator\nJRE,jr-east\n\"open,jr-east\nmore\n", 3, "not closed"),
+            ("alias,operator\nJRE,jr-east\n\"open,jr-east\nmore\n", 3, "never closed"),
             ("alias,operator\nJR\"E,jr-east\n", 2, "stray quote"),
             ("alias,operator\nJRE,jr-east,extra\n", 2, "expected 2 fields"),
             ("", 1, "empty file"),

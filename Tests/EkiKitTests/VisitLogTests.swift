@@ -130,7 +130,7 @@ import EkiTestSupport
             ("id,station,date\n1,a/c/x,2019\n2,a/c/y,2019-13\n", .csv, "f: line 3: invalid date '2019-13': no such date"),
             ("id,date\n1,2019\n", .csv, "f: line 1: the header has no 'station' column"),
             ("station,kind\na/c/x,walk\n", .csv, "f: line 2: kind 'walk' is not one of board, alight, transfer, pass"),
-            ("station,note\na/c/x,\"open\n", .csv, "f: line 2: a quoted field is never closed"),
+            ("station,note\na/c/x,\"open\n", .csv, "f: line 2: quoted field is never closed (unclosed \")"),
             ("station,note\na/c/x\n", .csv, "f: line 2: row has 1 fields, the header has 2"),
             ("[{\"station\": \"a/c/x\"}, {\"station\": 5}]", .json, "f: visit 2: station must be a string or null"),
             ("[{\"station\": \"a/c/x\", \"id\": 1.5}]", .json, "f: visit 1: id must be a whole number"),

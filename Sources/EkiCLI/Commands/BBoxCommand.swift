@@ -15,7 +15,7 @@ struct BBoxCommand: Command {
       --limit N          keep the N entries nearest the box centre (a pin cap), nearest first
       --include-closed   also list closed stations
       --format F         table (default), json, geojson or csv
-    \(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
+    \(TableWidth.help)\(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
     When a visit log exists, every entry carries `visited` and `completed` (its first counting
     visit's date).
 
@@ -32,7 +32,7 @@ struct BBoxCommand: Command {
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: Set(["db", "limit", "format", "span"]).union(VisitOptions.valued)
                                  .union(PlaceOptions.valued),
-                             flags: Set(["include-closed"]).union(VisitOptions.flags).union(PlaceOptions.flags))
+                             flags: Set(["include-closed", "wide"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
         place = try PlaceOptions.parse(args, console)
         span = try args.double("span", in: 1...1_000_000)
@@ -61,7 +61,15 @@ struct BBoxCommand: Command {
                                           width: span!, height: span!)
         let found = try store.stations(in: box, limit: limit, includeClosed: args.has("include-closed"),
                                        visits: visits ?? VisitedStations(), filter: visitOptions.filter)
-        console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format))
+        if let limit, found.count == limit {
+            let all = visits == nil || visitOptions.filter == .all
+                ? try store.stationHits(in: box, includeClosed: args.has("include-closed")).count
+                : try store.stations(in: box, limit: nil, includeClosed: args.has("include-closed"),
+                                     visits: visits ?? VisitedStations(), filter: visitOptions.filter).count
+            LimitNotice.report(shown: found.count, of: all, console: console)
+        }
+        console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,
+                                         width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0
     }
 }

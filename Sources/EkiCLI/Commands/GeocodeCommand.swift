@@ -106,8 +106,7 @@ enum GeocodeOutput {
             var out = "rank,title,lat,lon,provider,bbox\r\n"
             for (i, c) in found.enumerated() {
                 let box = c.bbox.map { b in [b.minLon, b.minLat, b.maxLon, b.maxLat].map { String($0) }.joined(separator: ";") } ?? ""
-                out += [String(i + 1), c.title, String(c.coordinate.lat), String(c.coordinate.lon), c.provider.rawValue, box]
-                    .map(StationOutput.csvField).joined(separator: ",") + "\r\n"
+                out += CSVWriter.record([String(i + 1), c.title, String(c.coordinate.lat), String(c.coordinate.lon), c.provider.rawValue, box])
             }
             return out
         }

@@ -12,9 +12,10 @@ struct ImportCommand: Command {
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
-      --profile P     n02, station-database, ekidata, generic (CSV), gtfs, osm; detected when
-                      not given (a folder or .zip with stops.txt and routes.txt is GTFS, an
-                      <osm> document — plain, .gz or .bz2 — is OSM; `-` reads OSM XML from stdin)
+      --profile P     \(ImporterRegistry().names.joined(separator: ", ")); when not given,
+                      each input is identified by its contents (see Profiles), and one no
+                      importer claims is refused with the formats tried; `-` reads OSM XML
+                      from stdin
       --encoding E    utf-8 or cp932 (CSV; detected when not given)
       --columns MAP   generic CSV column map: field=COLUMN,... over id, name, lat, lon,
                       operator, line, reading, class
@@ -27,15 +28,8 @@ struct ImportCommand: Command {
                       used by every later import
       --verbose       list warnings
     \(DatabaseOption.help)
-    Profiles:
-      n02               国土数値情報 N02 stations: the official GeoJSON (UTF-8 or Shift_JIS) or
-                        a CSV with N02_001…N02_005g, lon, lat
-      station-database  station_database main/ or extra/ folder (station.csv, line.csv,
-                        register.csv; company.csv beside them or in ../src/)
-      ekidata           駅データ.jp station file (line and company files beside it)
-      generic           any CSV with a header; --columns maps its columns
-      gtfs              GTFS / GTFS-JP feed, a folder or a .zip
-      osm               OpenStreetMap XML 0.6 (API, Overpass, JOSM, osmium), plain, .gz, .bz2
+    Profiles (each input is identified by its contents; the first sure match wins):
+    \(ImporterRegistry().formats.map { "  \(DisplayWidth.pad($0.name, 17)) \(wrap($0.reads, width: 72, indent: 20))" }.joined(separator: "\n"))
 
     """
 
@@ -53,21 +47,8 @@ struct ImportCommand: Command {
         } else {
             encoding = nil
         }
-        if let p = args["profile"], !Self.profiles.contains(p) {
-            throw UsageError("--profile must be one of \(Self.profiles.joined(separator: ", ")), got '\(p)'")
-        }
-        if let columns = args["columns"] {
-            if let p = args["profile"], p != "generic" { throw UsageError("--columns goes with the generic profile") }
-            for pair in columns.split(separator: ",") {
-                let kv = pair.split(separator: "=", maxSplits: 1)
-                guard kv.count == 2, !kv[1].trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw UsageError("--columns: '\(pair)' is not FIELD=COLUMN")
-                }
-                let field = kv[0].trimmingCharacters(in: .whitespaces)
-                guard GenericCSVImporter.fields.contains(field) else {
-                    throw UsageError("--columns: unknown field '\(field)' (fields: \(GenericCSVImporter.fields.joined(separator: ", ")))")
-                }
-            }
+        if let p = args["profile"], registry.format(named: p) == nil {
+            throw UsageError("--profile must be one of \(registry.names.joined(separator: ", ")), got '\(p)'")
         }
         if let m = args["modes"] {
             guard let parsed = GTFSModes(parsing: m) else {
@@ -80,34 +61,27 @@ struct ImportCommand: Command {
     }
 
     let modes: GTFSModes
-    static let profiles = CSVProfile.allCases.map(\.rawValue) + ["gtfs", "osm"]
+    let registry = ImporterRegistry()
 
     func run() throws -> Int32 {
         let started = Date()
-        var importers: [(input: String, importer: any StationImporter)] = []
-        var seen = Set<String>()
-        for input in args.positionals {
-            guard let importer = try importer(for: input) else { continue }
-            let id = Self.identity(of: importer) ?? input
-            if seen.insert(id).inserted { importers.append((input, importer)) }
+        let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
+                                    operatorOverride: args["operator"])
+        let planned: [PlannedImport]
+        do {
+            planned = try registry.plan(args.positionals, profile: args["profile"], options: options)
+        } catch let e as ImportOptionError {
+            throw UsageError(e.message)
         }
         var batches: [ImportBatch] = []
-        for (input, importer) in importers {
-            if console.errIsTerminal { console.err("reading \(input)…\n") }
-            let batch = try importer.read()
+        for p in planned {
+            let input = p.input.displayName
+            if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
+            let batch = try p.importer.read()
             batches.append(batch)
             if !batch.warnings.isEmpty {
                 console.err("\(input): \(batch.warnings.count) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
                 if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
-            }
-        }
-        // Inputs of one dataset (several OSM extracts, say) are imported together as one.
-        var merged: [(dataset: String, records: [SourceRecord])] = []
-        for b in batches {
-            if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
-                merged[i].records += b.records
-            } else {
-                merged.append((b.dataset, b.records))
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))
@@ -118,6 +92,7 @@ struct ImportCommand: Command {
             }
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
+        let merged = ImportBatch.merging(batches).map { (dataset: $0.dataset, records: $0.records) }
         let result = try store.importBatches(merged, operatorAliases: aliases)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
@@ -129,65 +104,17 @@ struct ImportCommand: Command {
         return 0
     }
 
-    /// The importer for one input, or nil for a companion file another input's importer reads.
-    func importer(for input: String) throws -> (any StationImporter)? {
-        var isDir: ObjCBool = false
-        guard input == "-" || FileManager.default.fileExists(atPath: input, isDirectory: &isDir) else {
-            throw ImportError(file: input, message: "no such file or directory")
-        }
-        let name = (input as NSString).lastPathComponent
-        var profile = args["profile"]
-        if profile == nil, input == "-" || OSMImporter.looksLikeOSM(path: input) { profile = "osm" }
-        if profile == nil, GTFSImporter.looksLikeGTFS(path: input) { profile = "gtfs" }
-        if profile == "osm" { return OSMImporter(path: input, operatorOverride: args["operator"]) }
-        if profile == "gtfs" { return GTFSImporter(path: input, modes: modes, feedName: Self.feedName(input)) }
-        if profile == nil {
-            if isDir.boolValue {
-                let has = { (f: String) in FileManager.default.fileExists(atPath: (input as NSString).appendingPathComponent(f)) }
-                if has("station.csv") && has("register.csv") { profile = "station-database" }
-                else { profile = "ekidata" }
-            } else if ["line.csv", "register.csv", "company.csv"].contains(name),
-                      args.positionals.contains(where: { ($0 as NSString).lastPathComponent == "station.csv" }) {
-                return nil
-            } else if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) {
-                profile = "n02"
-            } else {
-                profile = try CSVProfile.detect(path: input, encoding: encoding)?.rawValue ?? "generic"
-                if args["columns"] != nil && profile != "generic" {
-                    throw UsageError("--columns goes with the generic profile, but \(input) is \(profile!) (its columns are known)")
-                }
+    /// `text` broken at spaces into lines of at most `width` columns, the later ones indented.
+    static func wrap(_ text: String, width: Int, indent: Int) -> String {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && DisplayWidth.of(line) + 1 + DisplayWidth.of(String(word)) > width {
+                lines.append(line)
+                line = ""
             }
+            line += (line.isEmpty ? "" : " ") + word
         }
-        switch CSVProfile(rawValue: profile!)! {
-        case .n02:
-            if N02GeoJSONImporter.looksLikeN02GeoJSON(path: input) || name.lowercased().hasSuffix(".geojson") {
-                return N02GeoJSONImporter(path: input, encoding: encoding)
-            }
-            return N02CSVImporter(path: input, encoding: encoding)
-        case .stationDatabase: return try StationDatabaseImporter(path: input, encoding: encoding)
-        case .ekidata: return try EkidataImporter(path: input, encoding: encoding)
-        case .generic: return try GenericCSVImporter(path: input, encoding: encoding, columns: args["columns"])
-        }
-    }
-
-    /// A feed's name for its dataset (`gtfs/<name>`): the file or folder name without `.zip`;
-    /// for a folder with a generic name (gtfs, feed, data) the parent folder's name.
-    static func feedName(_ input: String) -> String {
-        let url = URL(fileURLWithPath: input).standardizedFileURL
-        var name = url.lastPathComponent
-        if name.lowercased().hasSuffix(".zip") { name = String(name.dropLast(4)) }
-        if ["gtfs", "feed", "data", "."].contains(name.lowercased()) {
-            name = url.deletingLastPathComponent().lastPathComponent + "-" + name
-        }
-        return name
-    }
-
-    /// Inputs that name the same dataset files are read once.
-    static func identity(of importer: any StationImporter) -> String? {
-        switch importer {
-        case let i as StationDatabaseImporter: return "station-database:" + i.stationPath
-        case let i as EkidataImporter: return "ekidata:" + i.stationPath
-        default: return nil
-        }
+        lines.append(line)
+        return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
     }
 }

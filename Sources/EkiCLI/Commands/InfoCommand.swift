@@ -11,7 +11,7 @@ struct InfoCommand: Command {
     another dataset confirms (matched) — and per operator × class.
       --unmatched DATASET  list the open entries only DATASET has (no other source matched
                            them), for a person to check; any station output format
-    \(DatabaseOption.help)
+    \(TableWidth.help)\(DatabaseOption.help)
     """
 
     let args: Arguments
@@ -19,7 +19,7 @@ struct InfoCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed"])
+        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed", "wide"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
@@ -37,7 +37,8 @@ struct InfoCommand: Command {
                 throw UsageError("--unmatched: no dataset '\(dataset)' in \(path) (datasets: \(known.joined(separator: ", ")))")
             }
             let list = try store.unmatchedEntries(dataset: dataset, includeClosed: args.has("include-closed"))
-            console.out(StationOutput.render(list.map { StationRow(station: $0) }, format: format))
+            console.out(StationOutput.render(list.map { StationRow(station: $0) }, format: format,
+                                             width: TableWidth.columns(wide: args.has("wide"), console: console)))
             return 0
         }
         let info = try store.info()

@@ -15,7 +15,7 @@ struct NearestCommand: Command {
       -k N               how many (default 10)
       --include-closed   also consider closed stations
       --format F         table (default), json, geojson or csv
-    \(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
+    \(TableWidth.help)\(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
     With --visited / --unvisited, the k nearest of those entries. When a visit log exists, every
     entry carries `visited` and `completed` (its first counting visit's date).
 
@@ -31,7 +31,7 @@ struct NearestCommand: Command {
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: Set(["db", "lat", "lon", "k", "format"]).union(VisitOptions.valued)
                                  .union(PlaceOptions.valued),
-                             flags: Set(["include-closed"]).union(VisitOptions.flags).union(PlaceOptions.flags))
+                             flags: Set(["include-closed", "wide"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         place = try PlaceOptions.parse(args, console)
@@ -58,7 +58,7 @@ struct NearestCommand: Command {
         let found = try store.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
                                       visits: visits ?? VisitedStations(), filter: visitOptions.filter)
         console.out(StationOutput.render(VisitOptions.rows(found.map(\.station), distances: found.map(\.distance), visits: visits),
-                                         format: format))
+                                         format: format, width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0
     }
 }

@@ -25,7 +25,7 @@ struct SearchCommand: Command {
       --include-closed   also list closed stations
       --format F         table (default), json, geojson or csv; json, geojson and csv add
                          matched_field and match (exact, prefix or partial)
-    \(VisitOptions.help)\(DatabaseOption.help)
+    \(TableWidth.help)\(VisitOptions.help)\(DatabaseOption.help)
     Examples:
       eki search ｵﾀﾞﾜﾗ
       eki search 霞ケ関
@@ -43,13 +43,14 @@ struct SearchCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: Set(["db", "by", "match", "bbox", "near", "limit", "format"]).union(VisitOptions.valued),
-                             flags: Set(["include-closed"]).union(VisitOptions.flags))
+                             flags: Set(["include-closed", "wide"]).union(VisitOptions.flags))
         self.console = console
         visitOptions = try VisitOptions(args, console)
         guard args.positionals.count == 1 else {
             throw UsageError("expected one QUERY, got \(args.positionals.count) arguments (quote a query with spaces)")
         }
         query = args.positionals[0]
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
         var o = SearchOptions(includeClosed: args.has("include-closed"))
         if let by = args["by"] {
             guard let s = SearchOptions.Scope(rawValue: by) else {
@@ -97,10 +98,18 @@ struct SearchCommand: Command {
         var searchOptions = options
         if visits != nil && visitOptions.filter != .all { searchOptions.limit = nil }
         var hits = try store.search(query, options: searchOptions)
+        var total = hits.count
         if let visits, visitOptions.filter != .all {
             let kept = Set(visits.filter(hits.map(\.station), visitOptions.filter).map(\.key))
-            hits = Array(hits.filter { kept.contains($0.station.key) }.prefix(options.limit ?? Int.max))
+            hits = hits.filter { kept.contains($0.station.key) }
+            total = hits.count
+            hits = Array(hits.prefix(options.limit ?? Int.max))
+        } else if let limit = options.limit, hits.count == limit {
+            var all = options
+            all.limit = nil
+            total = try store.search(query, options: all).count
         }
+        if total > hits.count { LimitNotice.report(shown: hits.count, of: total, console: console) }
         let visitRows = VisitOptions.rows(hits.map(\.station), visits: visits)
         let rows = zip(hits, visitRows).map { h, v in
             StationRow(station: h.station, distance: h.distance,
@@ -108,7 +117,7 @@ struct SearchCommand: Command {
                                                         ("match", .string(h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial"))])
                            + v.extra)
         }
-        console.out(StationOutput.render(rows, format: format))
+        console.out(StationOutput.render(rows, format: format, width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0
     }
 }

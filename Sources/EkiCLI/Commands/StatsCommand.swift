@@ -52,8 +52,7 @@ struct StatsCommand: Command {
                                      ("orphaned_keys", .int(stats.orphanedKeys))]).text(pretty: true) + "\n")
         case .csv:
             console.out("\(name),visited,total,percent\r\n" + (stats.groups + [stats.total]).map {
-                [$0.group, String($0.visited), String($0.total), String(format: "%.2f", $0.percent)]
-                    .map(StationOutput.csvField).joined(separator: ",") + "\r\n"
+                CSVWriter.record([$0.group, String($0.visited), String($0.total), String(format: "%.2f", $0.percent)])
             }.joined())
         default:
             let label = { (g: String) in self.grouping == .serviceClass ? (g == "shinkansen" ? "新幹線" : "在来線") : g }

@@ -116,7 +116,8 @@ struct VisitCommand: Command {
                 console.err("eki visit add: no entry matches '\(query.text)'\(narrowed ? " with the options given" : "")\n")
             } else {
                 console.err("eki visit add: '\(query.text)' matches \(candidates.count) entries; give a key, or narrow with --operator, --class or --near:\n")
-                console.err(StationOutput.render(candidates.map { StationRow(station: $0) }, format: .table))
+                console.err(StationOutput.render(candidates.map { StationRow(station: $0) }, format: .table,
+                                                 width: TableWidth.columns(wide: false, console: console)))
             }
             return 1
         }
@@ -130,6 +131,7 @@ struct VisitCommand: Command {
     var narrowed: Bool { args["operator"] != nil || args["class"] != nil || args["near"] != nil }
 
     func stationQuery() throws(UsageError) -> StationQuery {
+        guard !args.positionals[0].trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
         var q = StationQuery(text: args.positionals[0], operatorName: args["operator"])
         if let c = args["class"] {
             switch c.lowercased() {

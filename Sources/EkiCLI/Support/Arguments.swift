@@ -5,8 +5,8 @@ public struct UsageError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// Command-line arguments of one subcommand: `--name value`, `--name=value`, `-k N`, flags and
-/// positionals. Unknown options are usage errors.
+/// Command-line arguments of one subcommand: `--name value`, `--name=value`, `-k N`, `-kN`,
+/// flags and positionals. Unknown options are usage errors.
 struct Arguments {
     private(set) var options: [String: String] = [:]
     private(set) var flags: Set<String> = []
@@ -33,6 +33,11 @@ struct Arguments {
             if let eq = name.firstIndex(of: "=") {
                 value = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
+            } else if !a.hasPrefix("--"), name.count > 1, let letter = name.first,
+                      valued.contains(String(letter)), !valued.contains(name), !known.contains(name) {
+                // `-k1`: a one-letter option with its value attached.
+                value = String(name.dropFirst())
+                name = String(letter)
             }
             if valued.contains(name) {
                 if value == nil {

@@ -10,15 +10,18 @@ public struct Console: Sendable {
     public var err: @Sendable (String) -> Void
     /// True when stderr is a terminal (progress is shown only then).
     public var errIsTerminal: Bool
-    /// Environment variables (EKI_DB, EKI_VISITS, …).
+    /// Environment variables (EKI_DB, EKI_VISITS, COLUMNS, …).
     public var environment: [String: String]
+    /// The width of the terminal stdout is, in columns; nil when stdout is not a terminal.
+    public var outColumns: Int?
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false, environment: [String: String] = [:]) {
+                errIsTerminal: Bool = false, environment: [String: String] = [:], outColumns: Int? = nil) {
         self.out = out
         self.err = err
         self.errIsTerminal = errIsTerminal
         self.environment = environment
+        self.outColumns = outColumns
     }
 
     /// stdout / stderr of this process.
@@ -26,6 +29,7 @@ public struct Console: Sendable {
         Console(out: { s in FileHandle.standardOutput.write(Data(s.utf8)) },
                 err: { s in FileHandle.standardError.write(Data(s.utf8)) },
                 errIsTerminal: isatty(2) != 0,
-                environment: ProcessInfo.processInfo.environment)
+                environment: ProcessInfo.processInfo.environment,
+                outColumns: TableWidth.terminalColumns(1))
     }
 }

@@ -23,17 +23,47 @@ enum DisplayWidth {
         s + String(repeating: " ", count: max(0, width - of(s)))
     }
 
-    /// Rows aligned in columns separated by two spaces; trailing spaces trimmed.
-    static func table(header: [String], rows: [[String]]) -> String {
+    /// Rows aligned in columns separated by two spaces; trailing spaces trimmed. With a
+    /// `width`, the `elidable` columns (indexes, the first to cut first) are narrowed one after
+    /// the other, each to no less than `minimumWidth` (or its header), until the table fits;
+    /// their longer cells are cut with `…`. A table that still does not fit is left wider.
+    static func table(header: [String], rows: [[String]], width: Int? = nil, elidable: [Int] = []) -> String {
         var widths = header.map(of)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], of(c)) } }
+        if let width {
+            var excess = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
+            for i in elidable where excess > 0 {
+                let cut = min(excess, max(0, widths[i] - max(minimumWidth, of(header[i]))))
+                widths[i] -= cut
+                excess -= cut
+            }
+        }
         var out = ""
         for r in [header] + rows {
             var line = ""
-            for (i, c) in r.enumerated() { line += i == r.count - 1 ? c : pad(c, widths[i]) + "  " }
+            for (i, c) in r.enumerated() {
+                let cell = of(c) > widths[i] ? elide(c, widths[i]) : c
+                line += i == r.count - 1 ? cell : pad(cell, widths[i]) + "  "
+            }
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
         }
         return out
+    }
+
+    /// The narrowest a column is cut to.
+    static let minimumWidth = 6
+
+    /// `s` cut to at most `width` columns, ending with `…`.
+    static func elide(_ s: String, _ width: Int) -> String {
+        var out = ""
+        var w = 0
+        for ch in s {
+            let cw = of(String(ch))
+            if w + cw > width - 1 { break }
+            out.append(ch)
+            w += cw
+        }
+        return out + "…"
     }
 }

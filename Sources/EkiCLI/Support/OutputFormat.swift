@@ -45,8 +45,10 @@ enum StationOutput {
         return p + r.extra
     }
 
-    /// The whole output for `rows` in `format`.
-    static func render(_ rows: [StationRow], format: OutputFormat) -> String {
+    /// The whole output for `rows` in `format`. A table is fitted to `width` columns (nil: no
+    /// limit) by cutting long cells with `…`: lines first, then readings, operators and names;
+    /// json, geojson and csv always carry full values.
+    static func render(_ rows: [StationRow], format: OutputFormat, width: Int? = nil) -> String {
         switch format {
         case .geojson:
             let features = rows.map { r -> JSON in
@@ -77,7 +79,7 @@ enum StationOutput {
                          s.sources.map(\.description).joined(separator: ";")]
                 if header.contains("distance_m") { f.append(r.distance.map { String(format: "%.1f", $0) } ?? "") }
                 f += r.extra.map { plain($0.1) }
-                out += f.map(csvField).joined(separator: ",") + "\r\n"
+                out += CSVWriter.record(f)
             }
             return out
         case .table:
@@ -96,7 +98,9 @@ enum StationOutput {
                 f.append(s.key)
                 return f
             }
-            return DisplayWidth.table(header: header, rows: body) + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"
+            let elidable = ["lines", "reading", "operator", "name"].compactMap { header.firstIndex(of: $0) }
+            return DisplayWidth.table(header: header, rows: body, width: width, elidable: elidable)
+                + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"
         }
     }
 
@@ -111,10 +115,5 @@ enum StationOutput {
         case .bool(let b): return b ? "yes" : "no"
         default: return j.text()
         }
-    }
-
-    static func csvField(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 }

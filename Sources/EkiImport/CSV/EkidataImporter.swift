@@ -48,6 +48,31 @@ public struct EkidataImporter: StationImporter {
         self.encoding = encoding
     }
 
+    /// The three files named one by one; a line or company file left nil is looked for beside
+    /// the station file by its header.
+    /// - Throws: `ImportError` when a file left nil cannot be found.
+    public init(station: String, line: String? = nil, company: String? = nil,
+                encoding: TextEncoding? = nil) throws(ImportError) {
+        if let line, let company {
+            (stationPath, linePath, companyPath) = (station, line, company)
+        } else {
+            let found = try EkidataImporter(path: station, encoding: encoding)
+            (stationPath, linePath, companyPath) = (station, line ?? found.linePath, company ?? found.companyPath)
+        }
+        self.encoding = encoding
+    }
+
+    /// The ekidata file a CSV header belongs to, or nil.
+    public enum File: String, Sendable { case station, line, company }
+
+    /// Which ekidata file `header` is the header of.
+    public static func file(forHeader header: [String]) -> File? {
+        if matches(header: header) { return .station }
+        if header.starts(with: ["line_cd", "company_cd"]) { return .line }
+        if header.starts(with: ["company_cd", "rr_cd"]) { return .company }
+        return nil
+    }
+
     /// True when `header` is an ekidata station file header.
     public static func matches(header: [String]) -> Bool {
         header.starts(with: ["station_cd", "station_g_cd"])

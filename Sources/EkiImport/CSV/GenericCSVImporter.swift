@@ -18,17 +18,18 @@ public struct GenericCSVImporter: StationImporter {
     public let dataset: String
 
     /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
-    /// - Throws: `ImportError` for a malformed pair or a field that is not one of `fields`.
+    /// - Throws: `ImportOptionError` (a usage error) for a malformed pair or a field that is
+    ///   not one of `fields`.
     public init(path: String, encoding: TextEncoding? = nil, columns: String? = nil,
-                dataset: String? = nil) throws(ImportError) {
+                dataset: String? = nil) throws(ImportOptionError) {
         var map: [String: String] = [:]
         for pair in (columns ?? "").split(separator: ",") where !pair.isEmpty {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard kv.count == 2, !kv[1].isEmpty else {
-                throw ImportError(file: path, message: "--columns: '\(pair)' is not FIELD=COLUMN")
+                throw ImportOptionError("--columns: '\(pair)' is not FIELD=COLUMN")
             }
             guard Self.fields.contains(kv[0]) else {
-                throw ImportError(file: path, message: "--columns: unknown field '\(kv[0])' (fields: \(Self.fields.joined(separator: ", ")))")
+                throw ImportOptionError("--columns: unknown field '\(kv[0])' (fields: \(Self.fields.joined(separator: ", ")))")
             }
             map[kv[0]] = kv[1]
         }

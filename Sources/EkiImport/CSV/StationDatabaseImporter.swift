@@ -25,8 +25,22 @@ public struct StationDatabaseImporter: StationImporter {
     /// - Throws: `ImportError` when a companion file cannot be found.
     public init(path: String, encoding: TextEncoding? = nil) throws(ImportError) {
         var isDir: ObjCBool = false
-        let dir = FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-            ? path : (path as NSString).deletingLastPathComponent
+        let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+        try self.init(station: isFolder ? nil : path, folder: isFolder ? path : nil, encoding: encoding)
+    }
+
+    /// The four files named one by one (as `eki import station.csv line.csv register.csv
+    /// ../src/company.csv` gives them); a file left nil is looked for as `init(path:)` does,
+    /// from station.csv's folder.
+    /// - Throws: `ImportError` when a file left nil cannot be found.
+    public init(station: String, line: String? = nil, register: String? = nil, company: String? = nil,
+                encoding: TextEncoding? = nil) throws(ImportError) {
+        try self.init(station: station, folder: nil, line: line, register: register, company: company, encoding: encoding)
+    }
+
+    private init(station: String?, folder: String?, line: String? = nil, register: String? = nil,
+                 company: String? = nil, encoding: TextEncoding?) throws(ImportError) {
+        let dir = folder ?? ((station ?? "") as NSString).deletingLastPathComponent
         let base = dir.isEmpty ? "." : dir
         func find(_ name: String, in folders: [String]) throws(ImportError) -> String {
             for f in folders {
@@ -36,11 +50,27 @@ public struct StationDatabaseImporter: StationImporter {
             throw ImportError(file: (base as NSString).appendingPathComponent(name),
                               message: "station_database needs \(name) (looked in \(folders.joined(separator: ", ")))")
         }
-        stationPath = try find("station.csv", in: [base])
-        linePath = try find("line.csv", in: [base])
-        registerPath = try find("register.csv", in: [base])
-        companyPath = try find("company.csv", in: [base, base + "/../src", base + "/../../src"])
+        if let station { stationPath = station } else { stationPath = try find("station.csv", in: [base]) }
+        if let line { linePath = line } else { linePath = try find("line.csv", in: [base]) }
+        if let register { registerPath = register } else { registerPath = try find("register.csv", in: [base]) }
+        if let company {
+            companyPath = company
+        } else {
+            companyPath = try find("company.csv", in: [base, base + "/../src", base + "/../../src"])
+        }
         self.encoding = encoding
+    }
+
+    /// The station_database file a CSV header belongs to, or nil.
+    public enum File: String, Sendable { case station, line, register, company }
+
+    /// Which station_database file `header` is the header of.
+    public static func file(forHeader header: [String]) -> File? {
+        if matches(header: header) { return .station }
+        if header.starts(with: ["station_code", "line_code"]) { return .register }
+        if ["code", "name", "company_code", "closed"].allSatisfy(header.contains) && !header.contains("lat") { return .line }
+        if ["code", "rail_code", "name"].allSatisfy(header.contains) { return .company }
+        return nil
     }
 
     /// True when `header` is station_database's station.csv header.

@@ -1,3 +1,4 @@
+import EkiKit
 import Foundation
 
 /// Namespace for the GTFS file types: one type per file (`stops.txt` → `GTFS.Stop`), each

@@ -23,7 +23,11 @@ public struct N02GeoJSONImporter: StationImporter {
     public static func looksLikeN02GeoJSON(path: String) -> Bool {
         guard let h = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? h.close() }
-        let head = (try? h.read(upToCount: 4096)) ?? Data()
+        return matches(head: [UInt8]((try? h.read(upToCount: 4096)) ?? Data()))
+    }
+
+    /// True when a file's first bytes hold `FeatureCollection` and an `"N02_005"` property.
+    public static func matches(head: [UInt8]) -> Bool {
         let text = String(decoding: head, as: UTF8.self)
         return text.contains("FeatureCollection") && text.contains("\"N02_005\"")
     }

@@ -35,9 +35,13 @@ public struct OSMImporter: StationImporter {
     /// Operator given to rows that have none (e.g. files without operator tags).
     public var operatorOverride: String?
 
-    public init(path: String, operatorOverride: String? = nil) {
+    /// The name used in messages; by default the path (`<stdin>` for `-`).
+    public var displayName: String
+
+    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil) {
         self.path = path
         self.operatorOverride = operatorOverride
+        self.displayName = displayName ?? (path == "-" ? "<stdin>" : path)
     }
 
     /// Reads the whole input.
@@ -48,7 +52,6 @@ public struct OSMImporter: StationImporter {
     ///   Overpass `<remark>` reporting a runtime error; without line for unreadable files and
     ///   corrupt or truncated gzip/bzip2 data.
     public func read() throws -> ImportBatch {
-        let displayName = path == "-" ? "<stdin>" : path
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
         scanner.initialize(to: OSMScanner(file: displayName))
         defer {
@@ -89,30 +92,68 @@ public struct OSMImporter: StationImporter {
         return ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
     }
 
-    /// True when the file starts (after an optional gzip/bzip2 layer, a byte-order mark, the
-    /// XML declaration, comments and a DOCTYPE) with an `<osm` start tag. Reads at most 4 KiB.
-    /// False for `-` (stdin cannot be sniffed without consuming it) and unreadable files.
+    /// True when `identify(path:)` says yes.
     public static func looksLikeOSM(path: String) -> Bool {
-        guard path != "-", let input = try? OSMByteStream(path: path) else { return false }
+        identify(path: path) == .yes
+    }
+
+    /// Whether a file is OSM XML, reading at most 4 KiB of its (decompressed) text:
+    /// - yes: after an optional gzip/bzip2 layer, a byte-order mark, the XML declaration,
+    ///   comments and processing instructions, the document starts with an `<osm` start tag or
+    ///   a `<!DOCTYPE osm` (which the importer then refuses, as it refuses any DOCTYPE with
+    ///   declarations);
+    /// - maybe: compressed data that does not decompress (the importer says why), or an XML
+    ///   prologue that runs past the 4 KiB read;
+    /// - no: anything else, `-` (stdin cannot be read without consuming it) and unreadable
+    ///   files.
+    public static func identify(path: String) -> Identification {
+        guard path != "-", let input = try? OSMByteStream(path: path) else {
+            return isCompressed(path: path) ? .maybe : .no
+        }
         var head = [UInt8](repeating: 0, count: 4096)
         var count = 0
+        var failed = false
         while count < head.count {
-            let n = head.withUnsafeMutableBytes { (try? input.read(into: $0.baseAddress! + count, capacity: $0.count - count)) ?? 0 }
+            let n: Int
+            do {
+                n = try head.withUnsafeMutableBytes { try input.read(into: $0.baseAddress! + count, capacity: $0.count - count) }
+            } catch {
+                failed = true
+                break
+            }
             if n == 0 { break }
             count += n
         }
+        if failed && count == 0 { return .maybe }
+        let complete = count < head.count && !failed
         var s = head[..<count]
         if s.starts(with: [0xEF, 0xBB, 0xBF]) { s = s.dropFirst(3) }
+        let compressed = isCompressed(path: path)
+        var sawProlog = false
         while true {
             while let b = s.first, b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D { s = s.dropFirst() }
-            let skips: [(open: String, close: String)] = [("<?", "?>"), ("<!--", "-->"), ("<!DOCTYPE", ">")]
+            if s.starts(with: Array("<!DOCTYPE osm".utf8)) { return .yes }
+            let skips: [(open: String, close: String)] = [("<?", "?>"), ("<!--", "-->")]
             guard let skip = skips.first(where: { s.starts(with: Array($0.open.utf8)) }) else { break }
-            guard let end = find(Array(skip.close.utf8), in: s) else { return false }
+            sawProlog = true
+            guard let end = find(Array(skip.close.utf8), in: s) else { return complete ? .no : .maybe }
             s = s[end...]
         }
-        guard s.starts(with: Array("<osm".utf8)), s.count > 4 else { return false }
-        let next = s[s.startIndex + 4]
-        return next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == 0x3E || next == 0x2F
+        if s.starts(with: Array("<osm".utf8)), s.count > 4 {
+            let next = s[s.startIndex + 4]
+            if next == 0x20 || next == 0x09 || next == 0x0A || next == 0x0D || next == 0x3E || next == 0x2F { return .yes }
+        }
+        if s.isEmpty && !complete && (sawProlog || compressed) { return .maybe }
+        return .no
+    }
+
+    /// Whether the file starts with gzip or bzip2 magic bytes.
+    private static func isCompressed(path: String) -> Bool {
+        guard path != "-", let f = fopen(path, "rb") else { return false }
+        defer { fclose(f) }
+        var magic = [UInt8](repeating: 0, count: 3)
+        let n = fread(&magic, 1, 3, f)
+        return (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) || (n == 3 && magic == [0x42, 0x5A, 0x68])
     }
 
     /// The index just past the first occurrence of `needle` in `hay`.

@@ -154,9 +154,7 @@ public struct OperatorTable: Sendable {
     /// Adds the aliases of an alias file's text (see `addAliases(fromFile:)`); `file` names it
     /// in errors.
     public mutating func addAliases(csv: String, file path: String) throws {
-        var text = csv
-        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let records = try AliasCSV.records(text, file: path)
+        let records = try AliasCSV.records(csv, file: path)   // a leading BOM is skipped
         guard let header = records.first(where: { !$0.isBlank }) else {
             throw OperatorTableError(file: path, line: 1, message: "empty file; expected the header alias,operator")
         }
@@ -227,7 +225,7 @@ public struct OperatorTable: Sendable {
     }
 }
 
-/// The small RFC 4180 reader for alias files: records with their first line number.
+/// Alias file records, read with `CSVReader` (strict about quotes).
 private enum AliasCSV {
     struct Record {
         var line: Int
@@ -236,75 +234,13 @@ private enum AliasCSV {
     }
 
     static func records(_ text: String, file: String) throws -> [Record] {
+        var reader = CSVReader(bytes: Array(text.utf8), file: file, strictQuotes: true)
         var records: [Record] = []
-        var fields: [String] = []
-        var field = ""
-        var line = 1
-        var recordLine = 1
-        var inQuotes = false
-        var quoteLine = 1
-        var fieldWasQuoted = false
-        var it = Array(text.unicodeScalars).makeIterator()
-        var pending: Unicode.Scalar? = nil
-        func next() -> Unicode.Scalar? {
-            if let p = pending { pending = nil; return p }
-            return it.next()
+        do {
+            while let fields = try reader.nextRecord() { records.append(Record(line: reader.line, fields: fields)) }
+        } catch {
+            throw OperatorTableError(file: file, line: error.line, message: error.message)
         }
-        func endRecord() {
-            fields.append(field)
-            records.append(Record(line: recordLine, fields: fields))
-            fields = []
-            field = ""
-            fieldWasQuoted = false
-        }
-        var sawAny = false
-        while let c = next() {
-            sawAny = true
-            if inQuotes {
-                if c == "\"" {
-                    if let d = next() {
-                        if d == "\"" { field.unicodeScalars.append("\"") } else { inQuotes = false; pending = d }
-                    } else {
-                        inQuotes = false
-                    }
-                } else {
-                    if c == "\n" { line += 1 }
-                    field.unicodeScalars.append(c)
-                }
-                continue
-            }
-            switch c {
-            case ",":
-                fields.append(field)
-                field = ""
-                fieldWasQuoted = false
-            case "\r":
-                if let d = next(), d != "\n" { pending = d }
-                endRecord()
-                line += 1
-                recordLine = line
-            case "\n":
-                endRecord()
-                line += 1
-                recordLine = line
-            case "\"":
-                guard field.isEmpty && !fieldWasQuoted else {
-                    throw OperatorTableError(file: file, line: line, message: "stray quote inside a field (quote the whole field and double the quote)")
-                }
-                inQuotes = true
-                fieldWasQuoted = true
-                quoteLine = line
-            default:
-                if fieldWasQuoted {
-                    throw OperatorTableError(file: file, line: line, message: "text after the closing quote of a field")
-                }
-                field.unicodeScalars.append(c)
-            }
-        }
-        if inQuotes {
-            throw OperatorTableError(file: file, line: quoteLine, message: "quoted field is not closed")
-        }
-        if sawAny && (!field.isEmpty || !fields.isEmpty || fieldWasQuoted) { endRecord() }
         return records
     }
 }

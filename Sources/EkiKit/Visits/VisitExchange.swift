@@ -20,8 +20,7 @@ public enum VisitExchange {
         case .csv:
             var out = "id,station,date,kind,note\r\n"
             for v in visits {
-                out += [String(v.id), v.stationKey, v.date.text ?? "", v.kind?.rawValue ?? "", v.note ?? ""]
-                    .map(csvField).joined(separator: ",") + "\r\n"
+                out += CSVWriter.record([String(v.id), v.stationKey, v.date.text ?? "", v.kind?.rawValue ?? "", v.note ?? ""])
             }
             return out
         case .json:
@@ -82,57 +81,16 @@ public enum VisitExchange {
         return out
     }
 
-    /// RFC 4180 records with the line each starts on. Accepts LF or CRLF and a leading BOM.
+    /// The records of `text` with the line each starts on (`CSVReader`, strict about quotes).
     static func csvRows(_ text: String, file: String) throws(VisitExchangeError) -> [(line: Int, fields: [String])] {
+        var reader = CSVReader(bytes: Array(text.utf8), file: file, strictQuotes: true)
         var rows: [(line: Int, fields: [String])] = []
-        var fields: [String] = [], field = "", quoted = false, afterQuote = false
-        var line = 1, rowLine = 1
-        var chars = Array(text.unicodeScalars)
-        if chars.first == "\u{FEFF}" { chars.removeFirst() }
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            i += 1
-            if quoted {
-                if c == "\"" {
-                    if i < chars.count && chars[i] == "\"" { field.unicodeScalars.append("\""); i += 1 }
-                    else { quoted = false; afterQuote = true }
-                } else {
-                    if c == "\n" { line += 1 }
-                    field.unicodeScalars.append(c)
-                }
-                continue
-            }
-            switch c {
-            case "\"":
-                guard field.isEmpty && !afterQuote else {
-                    throw VisitExchangeError(file: file, location: "line \(line)", message: "a quote inside an unquoted field")
-                }
-                quoted = true
-            case ",":
-                fields.append(field); field = ""; afterQuote = false
-            case "\r" where i < chars.count && chars[i] == "\n":
-                continue
-            case "\n", "\r":
-                fields.append(field); field = ""; afterQuote = false
-                rows.append((rowLine, fields)); fields = []
-                line += 1
-                rowLine = line
-            default:
-                guard !afterQuote else {
-                    throw VisitExchangeError(file: file, location: "line \(line)", message: "text after a closing quote")
-                }
-                field.unicodeScalars.append(c)
-            }
+        do {
+            while let fields = try reader.nextRecord() { rows.append((reader.line, fields)) }
+        } catch {
+            throw VisitExchangeError(file: file, location: "line \(error.line)", message: error.message)
         }
-        if quoted { throw VisitExchangeError(file: file, location: "line \(rowLine)", message: "a quoted field is never closed") }
-        if !field.isEmpty || !fields.isEmpty || afterQuote { fields.append(field); rows.append((rowLine, fields)) }
         return rows
-    }
-
-    static func csvField(_ s: String) -> String {
-        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-            ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
     }
 
     // MARK: JSON

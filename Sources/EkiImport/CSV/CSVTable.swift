@@ -1,0 +1,119 @@
+import EkiKit
+import Foundation
+
+/// A CSV file with a header row, read with EkiKit's `CSVReader`: fields looked up by column
+/// name, errors (`ImportError`) naming file, line and column.
+public struct CSVTable {
+    public let file: String
+    /// Column names from the header, as written (trimmed of surrounding spaces).
+    public let header: [String]
+    private let index: [String: Int]
+    private var reader: CSVReader
+    /// When true, a row with fewer fields than the header reads its missing trailing fields as
+    /// "", and a row with more is read without its extra trailing fields if they are all empty
+    /// (GTFS feeds, Google's sample among them, omit or add trailing commas). Off by default.
+    public var mendsRaggedRows = false
+    /// How many rows `mendsRaggedRows` mended so far, and the line of the first.
+    public private(set) var mendedRows = 0
+    public private(set) var firstMendedLine: Int? = nil
+
+    /// - Throws: `ImportError` when the file is empty or the header cannot be read.
+    public init(bytes: [UInt8], file: String) throws(ImportError) {
+        var r = CSVReader(bytes: bytes, file: file)
+        guard let h = try ImportError.rethrowing({ () throws(CSVError) in try r.nextRecord() }) else {
+            throw ImportError(file: file, line: 1, message: "empty file: no header row")
+        }
+        header = h.map { $0.trimmingCharacters(in: .whitespaces) }
+        var idx: [String: Int] = [:]
+        for (i, name) in header.enumerated() where idx[name] == nil { idx[name] = i }
+        index = idx
+        self.file = file
+        reader = r
+    }
+
+    /// The column index of `name`, or nil.
+    public func column(_ name: String) -> Int? { index[name] }
+
+    /// Line breaks left in the input: an upper bound on the rows left when no field holds a
+    /// line break (for reserving capacity).
+    public var lineCountEstimate: Int { reader.lineBreaksLeft }
+
+    /// Adds the next part of the file when streaming; see `CSVReader.append(_:)`.
+    public mutating func append(_ more: [UInt8]) {
+        reader.append(more)
+    }
+
+    /// The next row, or nil at the end. Blank lines are skipped.
+    /// - Throws: `ImportError` for CSV syntax errors and for a row whose field count differs
+    ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
+    public mutating func nextRow() throws(ImportError) -> CSVRow? {
+        while var fields = try ImportError.rethrowing({ () throws(CSVError) in try reader.nextRecord() }) {
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            if fields.count != header.count {
+                let mendable = fields.count < header.count || fields[header.count...].allSatisfy(\.isEmpty)
+                guard mendsRaggedRows && mendable else {
+                    throw ImportError(file: file, line: reader.line,
+                                      message: "row has \(fields.count) fields, the header has \(header.count)")
+                }
+                if fields.count < header.count {
+                    fields.append(contentsOf: repeatElement("", count: header.count - fields.count))
+                } else {
+                    fields.removeSubrange(header.count...)
+                }
+                mendedRows += 1
+                if firstMendedLine == nil { firstMendedLine = reader.line }
+            }
+            return CSVRow(fields: fields, line: reader.line, table: self)
+        }
+        return nil
+    }
+}
+
+/// One row of a `CSVTable`.
+public struct CSVRow {
+    public let fields: [String]
+    /// 1-based line where the row starts.
+    public let line: Int
+    let file: String
+    let header: [String]
+
+    init(fields: [String], line: Int, table: CSVTable) {
+        self.fields = fields
+        self.line = line
+        self.file = table.file
+        self.header = table.header
+    }
+
+    /// The field in column `i`, or nil when `i` is nil.
+    public subscript(_ i: Int?) -> String? {
+        guard let i else { return nil }
+        return fields[i]
+    }
+
+    /// An `ImportError` at this row and column `i`.
+    public func error(column i: Int, _ message: String) -> ImportError {
+        ImportError(file: file, line: line, column: i + 1, field: header[i], message: message)
+    }
+
+    /// The field in column `i` as a Double.
+    /// - Throws: `ImportError` naming the column when it is not a finite number.
+    public func double(_ i: Int) throws(ImportError) -> Double {
+        let s = CSVInput.trimmed(fields[i])
+        guard let v = Double(s), v.isFinite else {
+            throw error(column: i, "'\(fields[i])' is not a number")
+        }
+        return v
+    }
+}
+
+extension ImportError {
+    /// A CSV syntax error as an import error (same file, line, column and message).
+    public init(_ e: CSVError) {
+        self.init(file: e.file, line: e.line, column: e.column, message: e.message)
+    }
+
+    /// `body`'s result; a `CSVError` it throws is rethrown as an `ImportError`.
+    static func rethrowing<T>(_ body: () throws(CSVError) -> T) throws(ImportError) -> T {
+        do { return try body() } catch { throw ImportError(error) }
+    }
+}

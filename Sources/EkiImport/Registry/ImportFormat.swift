@@ -1,0 +1,83 @@
+import EkiKit
+
+/// How sure a format is that an input is its own, as GDAL's `Identify` answers.
+public enum Identification: Int, Comparable, Sendable {
+    /// Not this format.
+    case no = 0
+    /// Could be this format, but the first bytes do not prove it (a zip whose listing cannot be
+    /// read, a CSV with an unknown header): chosen only when no format says `yes`.
+    case maybe = 1
+    /// This format's signature (header, root element, file set) is present.
+    case yes = 2
+
+    public static func < (a: Identification, b: Identification) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// The options of one `eki import` that importers may use.
+public struct ImportOptions: Sendable {
+    /// The text encoding of CSV inputs; nil detects it (UTF-8, else CP932).
+    public var encoding: TextEncoding?
+    /// The generic CSV column map, `field=COLUMN,...` (see `GenericCSVImporter`).
+    public var columns: String?
+    /// The GTFS route types to read.
+    public var modes: GTFSModes
+    /// The operator of OSM stations without an operator tag.
+    public var operatorOverride: String?
+
+    public init(encoding: TextEncoding? = nil, columns: String? = nil, modes: GTFSModes = .rail,
+                operatorOverride: String? = nil) {
+        self.encoding = encoding
+        self.columns = columns
+        self.modes = modes
+        self.operatorOverride = operatorOverride
+    }
+}
+
+/// One input format behind `eki import`: what it reads, whether an input is its own, and the
+/// importer that reads it. `ImporterRegistry` asks every format and picks.
+public protocol ImportFormat: Sendable {
+    /// The profile name `--profile` takes (`n02`, `gtfs`, …).
+    var name: String { get }
+    /// One line for `--help`: the inputs this format reads.
+    var reads: String { get }
+    /// How sure the format is that `input` is its own. Reads little (the input's head bytes or
+    /// folder listing, a zip's listing, 4 KiB of decompressed text); never throws.
+    func identify(_ input: ImportInput) -> Identification
+    /// The importer for one input of this format.
+    /// - Throws: `ImportError` when the input lacks a companion file the format needs, or
+    ///   `ImportOptionError` for an option the format cannot take.
+    func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter
+    /// The importers for all the inputs given to this format in one import, in order. Formats
+    /// whose datasets span several files (station_database, ekidata) read files given one by
+    /// one as one dataset, and inputs naming the same files once. By default one importer per
+    /// input.
+    func importers(for inputs: [ImportInput], options: ImportOptions) throws -> [PlannedImport]
+}
+
+extension ImportFormat {
+    public func importers(for inputs: [ImportInput], options: ImportOptions) throws -> [PlannedImport] {
+        try inputs.map { PlannedImport(input: $0, format: name, importer: try importer(for: $0, options: options)) }
+    }
+}
+
+/// One importer the registry chose, with the input it reads (the first, for a dataset given
+/// as several files) and the format's name.
+public struct PlannedImport {
+    public let input: ImportInput
+    public let format: String
+    public let importer: any StationImporter
+
+    public init(input: ImportInput, format: String, importer: any StationImporter) {
+        self.input = input
+        self.format = format
+        self.importer = importer
+    }
+}
+
+/// An import option that does not fit the inputs or the chosen format (a usage error: the
+/// command line exits 64).
+public struct ImportOptionError: Error, CustomStringConvertible, Sendable, Equatable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,105 @@
+import EkiKit
+
+/// Picks the importer for each input of `eki import`: every format identifies the input
+/// (`yes`, `maybe`, `no`); the first `yes` in `formats` order wins, else the first `maybe`.
+/// An explicit profile chooses the format instead. An input no format claims is refused with
+/// the list of formats tried.
+public struct ImporterRegistry: Sendable {
+    /// The formats, most specific first (the generic CSV last: it takes any CSV).
+    public let formats: [any ImportFormat]
+
+    public init(formats: [any ImportFormat] = ImporterRegistry.builtIn) {
+        self.formats = formats
+    }
+
+    /// The formats EkiImport reads.
+    public static let builtIn: [any ImportFormat] = [
+        N02Format(), StationDatabaseFormat(), EkidataFormat(), GTFSFormat(), OSMFormat(), GenericCSVFormat(),
+    ]
+
+    /// The profile names, in order (`n02`, `station-database`, …).
+    public var names: [String] { formats.map(\.name) }
+
+    /// The format named `name`, or nil.
+    public func format(named name: String) -> (any ImportFormat)? {
+        formats.first { $0.name == name }
+    }
+
+    /// The format for one input: the named profile, else the most certain format.
+    /// - Throws: `ImportError` naming the input and the formats tried when none claims it;
+    ///   `ImportOptionError` for an unknown profile, or for `--columns` with an input of a
+    ///   format whose columns are known.
+    public func format(for input: ImportInput, profile: String?, options: ImportOptions) throws -> any ImportFormat {
+        if let profile {
+            guard let f = format(named: profile) else {
+                throw ImportOptionError("--profile must be one of \(names.joined(separator: ", ")), got '\(profile)'")
+            }
+            if input.isStandardInput && !(f is OSMFormat) {
+                throw ImportError(file: input.displayName, message: "standard input is read as OpenStreetMap XML only (--profile osm); give a \(f.name) input as a file")
+            }
+            if options.columns != nil && !(f is GenericCSVFormat) {
+                throw ImportOptionError("--columns goes with the generic profile")
+            }
+            return f
+        }
+        let candidates = input.isStandardInput ? formats.filter { $0 is OSMFormat } : formats
+        var best: (format: any ImportFormat, sureness: Identification)? = nil
+        for f in candidates {
+            let answer = f.identify(input)
+            if answer > (best?.sureness ?? .no) { best = (f, answer) }
+            if answer == .yes { break }
+        }
+        guard let chosen = best?.format else {
+            let tried = candidates.map(\.name).joined(separator: ", ")
+            if input.isStandardInput {
+                throw ImportError(file: input.displayName, message: "not OpenStreetMap XML (tried: \(tried); standard input is read as OSM only, give other formats as files)")
+            }
+            throw ImportError(file: input.displayName, message: "no importer recognises this \(input.isDirectory ? "folder" : "file") (tried: \(tried))")
+        }
+        if options.columns != nil && !(chosen is GenericCSVFormat) {
+            throw ImportOptionError("--columns goes with the generic profile, but \(input.displayName) is \(chosen.name) (its columns are known)")
+        }
+        return chosen
+    }
+
+    /// The importers for `inputs` (paths, `-` for stdin): each input identified (or the
+    /// profile's format), then each format's inputs handed to it together, in the order of
+    /// their first input.
+    /// - Throws: `ImportError` for a missing or unrecognised input or a missing companion file;
+    ///   `ImportOptionError` for options that do not fit.
+    public func plan(_ inputs: [String], profile: String? = nil, options: ImportOptions) throws -> [PlannedImport] {
+        var groups: [(format: any ImportFormat, inputs: [ImportInput])] = []
+        for argument in inputs {
+            let input = try ImportInput(argument)
+            let f = try format(for: input, profile: profile, options: options)
+            if let i = groups.firstIndex(where: { $0.format.name == f.name }) {
+                groups[i].inputs.append(input)
+            } else {
+                groups.append((f, [input]))
+            }
+        }
+        var planned: [PlannedImport] = []
+        for g in groups { planned += try g.format.importers(for: g.inputs, options: options) }
+        let position = { (p: PlannedImport) in inputs.firstIndex(of: p.input.argument) ?? 0 }
+        return planned.enumerated().sorted { a, b in
+            (position(a.element), a.offset) < (position(b.element), b.offset)
+        }.map(\.element)
+    }
+}
+
+extension ImportBatch {
+    /// The batches with those of one dataset (several OSM extracts, say) joined into one, in
+    /// the order each dataset first appears; warnings are kept.
+    public static func merging(_ batches: [ImportBatch]) -> [ImportBatch] {
+        var merged: [ImportBatch] = []
+        for b in batches {
+            if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
+                merged[i].records += b.records
+                merged[i].warnings += b.warnings
+            } else {
+                merged.append(b)
+            }
+        }
+        return merged
+    }
+}

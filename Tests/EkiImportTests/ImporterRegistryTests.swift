@@ -1,0 +1,53 @@
+import Testing
+import Foundation
+import EkiImport
+import EkiTestSupport
+
+/// Which format the registry picks for each kind of input, and how sure each format is.
+@Suite struct ImporterRegistryTests {
+    let registry = ImporterRegistry()
+
+    func chosen(_ relative: String) throws -> String {
+        try registry.format(for: ImportInput(TestPaths.package(relative)), profile: nil, options: ImportOptions()).name
+    }
+
+    @Test("the package's own samples and fixtures go to their formats")
+    func fixtures() throws {
+        #expect(try chosen("Datasets/n02-odawara-tokyo.csv") == "n02")
+        #expect(try chosen("Datasets/odawara-readings.csv") == "generic")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/ekidata") == "ekidata")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/ekidata/station-sample.csv") == "ekidata")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/gtfs/monorail-2stops-in-folder.zip") == "gtfs")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/gtfs/stop-without-latitude") == "gtfs")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/osm/odawara-n14w1r6.osm") == "osm")
+        #expect(try chosen("Tests/EkiImportTests/Fixtures/osm/bad-doctype-billion-laughs.osm") == "osm")
+    }
+
+    @Test("each format's answer for a generic CSV: only the generic importer says maybe")
+    func answersForGenericCSV() throws {
+        let input = try ImportInput(TestPaths.package("Datasets/odawara-readings.csv"))
+        let answers = registry.formats.map { "\($0.name)=\($0.identify(input))" }
+        #expect(answers == ["n02=no", "station-database=no", "ekidata=no", "gtfs=no", "osm=no", "generic=maybe"])
+    }
+
+    @Test("an explicit profile chooses; an unknown one is an option error")
+    func explicitProfile() throws {
+        let input = try ImportInput(TestPaths.package("Datasets/n02-odawara-tokyo.csv"))
+        #expect(try registry.format(for: input, profile: "generic", options: ImportOptions()).name == "generic")
+        #expect(throws: ImportOptionError("--profile must be one of n02, station-database, ekidata, gtfs, osm, generic, got 'kml'")) {
+            try registry.format(for: input, profile: "kml", options: ImportOptions())
+        }
+    }
+
+    @Test("batches of one dataset are merged in first-seen order")
+    func merging() {
+        let merged = ImportBatch.merging([ImportBatch(dataset: "osm"), ImportBatch(dataset: "n02"), ImportBatch(dataset: "osm")])
+        #expect(merged.map(\.dataset) == ["osm", "n02"])
+    }
+
+    @Test("GTFS feed names: a folder with a generic name takes its parent's")
+    func feedNames() {
+        #expect(GTFSFormat.feedName("/data/portliner/gtfs") == "portliner-gtfs")
+        #expect(GTFSFormat.feedName("/data/gtfs-PortLiner2025v1.zip") == "gtfs-PortLiner2025v1")
+    }
+}
