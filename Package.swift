@@ -35,8 +35,9 @@ let package = Package(
         // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
 
-        // Locating ../shared and temporary files, for the test targets only.
-        .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
+        // For the test targets only: ../shared and its real data (read and imported once), skip
+        // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
+        .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiImport"], path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"]),
         .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),

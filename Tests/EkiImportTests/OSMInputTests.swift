@@ -1,5 +1,6 @@
 import EkiImport
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Testing
 
@@ -18,8 +19,8 @@ struct OSMInputTests {
     @Test("gzip and bzip2 are found by their magic bytes, whatever the file is called",
           .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
     func compressedFiles() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = TemporaryDirectory()
+        let dir = temporary.url
         let gz = dir.appendingPathComponent("odawara.osm.gz").path
         let bz = dir.appendingPathComponent("odawara.osm.bz2").path
         let disguised = dir.appendingPathComponent("odawara-really-gzip.osm").path
@@ -34,8 +35,8 @@ struct OSMInputTests {
     @Test("Concatenated gzip members and bzip2 streams are read through",
           .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
     func concatenatedStreams() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = TemporaryDirectory()
+        let dir = temporary.url
         let gz = dir.appendingPathComponent("two-members.osm.gz").path
         let bz = dir.appendingPathComponent("two-streams.osm.bz2").path
         // Split in the middle of the file (line 40), compress the halves apart, concatenate.
@@ -51,8 +52,8 @@ struct OSMInputTests {
     @Test("Truncated gzip, corrupt bzip2 and trailing garbage are errors",
           .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
     func brokenCompression() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = TemporaryDirectory()
+        let dir = temporary.url
         let gz = dir.appendingPathComponent("cut.osm.gz").path
         let bz = dir.appendingPathComponent("corrupt.osm.bz2").path
         let tail = dir.appendingPathComponent("garbage.osm.gz").path
@@ -73,8 +74,8 @@ struct OSMInputTests {
     @Test("A pipe (gzip data through a FIFO) is copied aside for the second pass",
           .enabled(if: toolsPresent, "needs /usr/bin/gzip"))
     func fifo() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = TemporaryDirectory()
+        let dir = temporary.url
         let fifo = dir.appendingPathComponent("pipe.osm").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let writer = Process()
@@ -91,8 +92,8 @@ struct OSMInputTests {
     @Test("`-` reads stdin (bzip2 here), copied aside for the second pass",
           .enabled(if: toolsPresent, "needs /usr/bin/bzip2"))
     func standardInput() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = TemporaryDirectory()
+        let dir = temporary.url
         let bz = dir.appendingPathComponent("stdin.osm.bz2").path
         try OSMTestSupport.shell("bzip2 -c \"$1\" > \"$2\"", odawara, bz)
         let fd = open(bz, O_RDONLY)
