@@ -32,7 +32,7 @@ let package = Package(
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
-        // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
+        // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
 
         // For the test targets only: ../shared and its real data (read and imported once), skip
