@@ -39,11 +39,12 @@ let package = Package(
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
-        // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
+        // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport"]),
 
-        // Locating ../shared and temporary files, for the test targets only.
-        .target(name: "EkiTestSupport", path: "Tests/EkiTestSupport"),
+        // For the test targets only: ../shared and its real data (read and imported once), skip
+        // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
+        .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiImport"], path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"]),
         .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages EkiKit builds and tests with, when any is missing.
+# Installs the Debian packages EkiKit builds and tests with, when any is missing (apt-get update
+# first, then only those); CI runs it too (.ci/run).
 # C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
-# zlib + bzip2 (compressed OSM). Tools: sqlite3, gdal-bin (ogrinfo, used by a test), python3
-# (the geocoding tests' loopback server), pkg-config.
+# zlib + bzip2 (compressed OSM), and pkg-config to find them. Tools the tests run (each test is
+# skipped with the reason when its tool is missing): sqlite3 (comparing databases), gdal-bin
+# (ogrinfo reads the GeoPackage), python3 (the geocoding tests' loopback server and the operator
+# table generator), gzip and bzip2 (compressed OSM input).
 set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
           pkg-config sqlite3 gdal-bin python3 bzip2 gzip)

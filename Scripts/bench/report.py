@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """report.py RESULTS_DIR -- one table (ours beside each peer, with ratios) and bench.json.
 
-Reads what Scripts/bench.sh wrote: eki_*.json (ours) and peers_*.json (bench_peers.py).
+Reads what Scripts/bench/bench.sh wrote: eki_*.json (ours) and peers_*.json (bench_peers.py).
 A ratio is the peer's time over ours (> 1: we are faster), or our MB/s over theirs for OSM.
 """
 import json
@@ -128,7 +128,7 @@ def main():
             "< 50 ms: %s" % ("yes" if x.get("max_ms", 1e9) < 50 else "median only" if x.get("median_ms", 1e9) < 50 else "no"))
 
     mach = (r["peers_1m"] or r["peers_10k"] or {}).get("machine", {})
-    print("EkiKit benchmark beside the peers (one run of Scripts/bench.sh). Machine: %s, %s CPUs, %s; %s." % (
+    print("EkiKit benchmark beside the peers (one run of Scripts/bench/bench.sh). Machine: %s, %s CPUs, %s; %s." % (
         mach.get("cpu", "?"), mach.get("cpus", os.cpu_count()), mach.get("mem", "?"), platform.platform()))
     print("Ratio = peer time / eki time (> 1: eki faster); OSM: eki MB/s / peer MB/s.\n")
     print("| goal | N | measure | eki | peer | peer value | ratio | goal met / check |")

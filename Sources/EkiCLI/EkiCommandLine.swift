@@ -14,7 +14,6 @@ public enum EkiCommandLine {
         "stats": StatsCommand.self,
         "geocode": GeocodeCommand.self,
         "search": SearchCommand.self,
-        "bench-search": BenchSearchCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

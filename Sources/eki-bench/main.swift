@@ -1,14 +1,17 @@
-// eki-bench: the in-process side of Scripts/bench.sh (a benchmark, not a user command).
+// eki-bench: every in-process benchmark (not a user command), run by the scripts in
+// Scripts/bench/.
 //
-//   eki-bench import  --csv P.csv --db D.gpkg [--rtree packed|row-by-row]
-//   eki-bench rtree   --db D.gpkg
-//   eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100]
-//   eki-bench osm     FILE.osm
+//   eki-bench import  --csv P.csv --db D.gpkg [--rtree packed|row-by-row]     (bench.sh)
+//   eki-bench rtree   --db D.gpkg                                            (bench.sh)
+//   eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100]      (bench.sh)
+//   eki-bench osm     FILE.osm [--runs 3] [--bytes N]    (bench.sh, bench-osm.sh; OSMBench.swift)
+//   eki-bench search  --db D.gpkg --queries FILE [...]   (bench-search.sh; SearchBench.swift)
 //
-// Each prints one JSON object on stdout. Query sets and reference answers come from
-// Scripts/bench/make_queries.py (the peers' generators). Latency protocol as the peers':
-// warm-up set first, then every query timed alone (monotonic clock), p50/p99/mean/max in µs,
-// then a second untimed pass over the whole set for queries per second.
+// All but search print one JSON object on stdout; search prints tables for people. Query sets
+// and reference answers for `queries` come from Scripts/bench/make_queries.py (the peers'
+// generators). Latency protocol as the peers': warm-up set first, then every query timed alone
+// (monotonic clock), p50/p99/mean/max in µs, then a second untimed pass over the whole set for
+// queries per second. A usage error exits 64, a failure 1.
 import EkiImport
 import EkiKit
 import EkiSQLite
@@ -40,6 +43,12 @@ func emit(_ object: [String: Any]) {
 }
 
 func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+
+/// A usage error of one benchmark: printed as one line, exit status 64.
+struct BenchUsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
 
 /// numpy.percentile's default (linear interpolation between closest ranks).
 func percentile(_ sorted: [Double], _ p: Double) -> Double {
@@ -297,25 +306,6 @@ func runQueries(_ args: [String]) throws {
     emit(result)
 }
 
-// MARK: OSM
-
-func runOSM(_ args: [String]) throws {
-    let path = args[0]
-    let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    var walls: [Double] = []
-    var rows = 0
-    for _ in 0..<Int(option("runs", args) ?? "3")! {
-        let t0 = now()
-        let batch = try OSMImporter(path: path).read()
-        walls.append(Double(now() - t0) / 1e9)
-        rows = batch.records.count
-    }
-    let median = walls.sorted()[walls.count / 2]
-    emit(["bytes": bytes, "mb": round2(Double(bytes) / 1e6), "wall_s": walls.map(round2), "median_s": round2(median),
-          "mb_per_s": round2(Double(bytes) / 1e6 / median), "rows": rows, "peak_rss_mb": round2(statusMB("VmHWM")),
-          "note": "OSMImporter.read(): parse and build station rows, no database write"])
-}
-
 let args = Array(CommandLine.arguments.dropFirst())
 do {
     switch args.first {
@@ -323,10 +313,14 @@ do {
     case "rtree": try runRTree(Array(args.dropFirst()))
     case "queries": try runQueries(Array(args.dropFirst()))
     case "osm": try runOSM(Array(args.dropFirst()))
+    case "search": try runSearch(Array(args.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm … (see Scripts/bench.sh)\n".utf8))
+        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search … (see Scripts/bench/)\n".utf8))
         exit(64)
     }
+} catch let error as BenchUsageError {
+    FileHandle.standardError.write(Data("eki-bench \(error)\n".utf8))
+    exit(64)
 } catch {
     FileHandle.standardError.write(Data("eki-bench: \(error)\n".utf8))
     exit(1)

@@ -199,8 +199,8 @@ import Testing
 
     // MARK: gsi and nominatim on the loopback server
 
-    @Test func geocodeGSIAndNominatimAtAnEndpoint() throws {
-        let server = try GeocoderServer()
+    @Test(.needsTool("python3")) func geocodeGSIAndNominatimAtAnEndpoint() throws {
+        let server = try GeocoderTestServer()
         let env = ["EKI_CACHE": path("geocode-\(UUID().uuidString).sqlite")]
         let gsi = eki(["geocode", "小田原", "--provider", "gsi", "--endpoint", server.endpoint("ok"), "--format", "json"],
                       environment: env)
@@ -233,8 +233,8 @@ import Testing
         #expect(table.out.split(separator: "\n")[1].hasPrefix("1  小田原城"))       // NFKC-equal title first
     }
 
-    @Test func nearestPlaceFromGSIWithPick() throws {
-        let server = try GeocoderServer()
+    @Test(.needsTool("python3")) func nearestPlaceFromGSIWithPick() throws {
+        let server = try GeocoderTestServer()
         let db = try sampleDB()
         let env = ["EKI_CACHE": path("geocode-\(UUID().uuidString).sqlite")]
         let r = eki(["nearest", "--db", db, "--place", "小田原城", "--provider", "gsi", "--endpoint", server.endpoint("ok"),
@@ -248,8 +248,8 @@ import Testing
     }
 
     /// Typed geocoding errors: exit 1 with one line; nothing on stdout.
-    @Test func geocodingErrorsExit1WithOneLine() throws {
-        let server = try GeocoderServer()
+    @Test(.needsTool("python3")) func geocodingErrorsExit1WithOneLine() throws {
+        let server = try GeocoderTestServer()
         let env = ["EKI_CACHE": path("geocode-\(UUID().uuidString).sqlite"), "EKI_HTTP_TIMEOUT": "1"]
         let cases: [(scenario: String, provider: String, extra: [String], message: String)] = [
             ("s403", "gsi", [], "refused by the service (HTTP 403)"),
@@ -285,8 +285,8 @@ import Testing
         #expect(try server.requests().count == count)
     }
 
-    @Test func cachedQueryMakesNoRequestAndNoCacheDoes() throws {
-        let server = try GeocoderServer()
+    @Test(.needsTool("python3")) func cachedQueryMakesNoRequestAndNoCacheDoes() throws {
+        let server = try GeocoderTestServer()
         let env = ["EKI_CACHE": path("cache-\(UUID().uuidString)/geocode.sqlite")]
         let args = ["geocode", "小田原", "--provider", "gsi", "--endpoint", server.endpoint("ok"), "--format", "csv"]
         let first = eki(args, environment: env)
@@ -304,12 +304,12 @@ import Testing
 
     /// Two `eki geocode` processes started together, sharing the cache file (as a shell loop
     /// or two terminals would): their requests reach the server at least 1 s apart.
-    @Test func twoProcessesAreSpacedAtTheServer() throws {
+    @Test(.needsTool("python3")) func twoProcessesAreSpacedAtTheServer() throws {
         guard let binary = Self.ekiBinary else {
             Issue.record("the eki executable was not found beside the tests (\(Bundle.main.bundlePath)); run `swift build` first")
             return
         }
-        let server = try GeocoderServer()
+        let server = try GeocoderTestServer()
         let env = ["EKI_CACHE": path("shared-\(UUID().uuidString).sqlite")]
         let processes = try ["小田原", "新横浜"].map { q -> (Process, Pipe, Pipe) in
             let p = Process(), out = Pipe(), err = Pipe()

@@ -23,8 +23,8 @@ import EkiTestSupport
     }
 
     /// The "done when": the real N02 file, the five 小田原 entries and the 東京 viewport.
-    @Test func doneWhenOnRealN02() throws {
-        guard let csv = TestPaths.n02CSV else { return }
+    @Test(.needsN02) func doneWhenOnRealN02() throws {
+        let csv = TestPaths.requireShared(TestPaths.n02CSVFile)
         let path = db("n02.gpkg")
         let imp = eki("import", "--db", path, csv)
         #expect(imp.status == 0)
@@ -54,15 +54,11 @@ import EkiTestSupport
 
     /// ogrinfo (GDAL) opens the file as a GeoPackage and its spatial filter returns the same
     /// entries as `eki bbox`.
-    @Test func ogrinfoReadsTheGeoPackage() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ogrinfo") else {
-            print("skipped: ogrinfo (gdal-bin) is not installed")
-            return
-        }
+    @Test(.needsTool("ogrinfo", package: "gdal-bin")) func ogrinfoReadsTheGeoPackage() throws {
         let path = db("ogr.gpkg")
         #expect(eki("import", "--db", path, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ogrinfo")
+        p.executableURL = URL(fileURLWithPath: Tools.path(of: "ogrinfo")!)
         p.arguments = ["-ro", "-q", path, "stations", "-spat", "139.755", "35.672", "139.775", "35.690"]
         let pipe = Pipe()
         p.standardOutput = pipe
@@ -79,10 +75,13 @@ import EkiTestSupport
         #expect(ogrKeys == ekiKeys)
     }
 
+    static let n02CP932 = "datasets/csv-n02-2023-stations-ksj/N02-23_Station.cp932.csv"
+
     /// The CP932/CRLF file gives the same database as the UTF-8 one.
-    @Test func cp932EqualsUTF8() throws {
-        guard let utf8 = TestPaths.n02CSV,
-              let cp932 = TestPaths.shared("datasets/csv-n02-2023-stations-ksj/N02-23_Station.cp932.csv") else { return }
+    @Test(.needsShared(TestPaths.n02CSVFile, ImportAndQueryTests.n02CP932), .needsTool("sqlite3"))
+    func cp932EqualsUTF8() throws {
+        let utf8 = TestPaths.requireShared(TestPaths.n02CSVFile)
+        let cp932 = TestPaths.requireShared(Self.n02CP932)
         #expect(eki("import", "--db", db("u.gpkg"), utf8).status == 0)
         #expect(eki("import", "--db", db("c.gpkg"), cp932).status == 0)
         let a = try dump(db("u.gpkg")), b = try dump(db("c.gpkg"))

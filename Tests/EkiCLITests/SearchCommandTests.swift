@@ -49,17 +49,10 @@ import EkiTestSupport
         for args in [["search", "--db", db], ["search", "--db", db, "a", "b"], ["search", "--db", db, "a", "--by", "kana"],
                      ["search", "--db", db, "a", "--match", "fuzzy"], ["search", "--db", db, "a", "--near", "139.7,35.6,1"],
                      ["search", "--db", db, "a", "--near", "135,200"], ["search", "--db", db, "a", "--bbox", "1,2,3"],
-                     ["search", "--db", db, "a", "--limit", "0"], ["bench-search", "--db", db]] {
+                     ["search", "--db", db, "a", "--limit", "0"]] {
             let (status, _, err) = eki(args)
             #expect(status == 64, "\(args)")
             #expect(err.split(separator: "\n").count == 1, "\(args)")
         }
-    }
-
-    @Test func benchmarkIsHiddenFromHelp() {
-        let help = eki(["--help"]).1
-        #expect(help.contains("search"))
-        #expect(!help.contains("bench-search"))
-        #expect(eki(["bench-search", "--help"]).0 == 0)
     }
 }

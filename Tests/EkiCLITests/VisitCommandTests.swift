@@ -5,7 +5,7 @@ import EkiKit
 import EkiTestSupport
 
 /// `eki visit`, `eki stats` and `--visited/--unvisited` on real data: station_database (and
-/// N02-23) from ../shared, skipped with a message when absent.
+/// N02-23) from ../shared, skipped with the reason when absent.
 @Suite(.serialized) struct VisitRealDataTests {
     let dir = TestPaths.temporaryDirectory()
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
@@ -44,8 +44,8 @@ import EkiTestSupport
         csv.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }
     }
 
-    @Test func threeVisitsOnStationDatabase() throws {
-        guard let main = TestPaths.stationDatabaseMain else { return }
+    @Test(.needsStationDatabase) func threeVisitsOnStationDatabase() throws {
+        let main = TestPaths.requireShared(TestPaths.stationDatabaseMainFolder)
         let db = build("sd.gpkg", stationDatabase: main), visits = path("visits.sqlite")
         // A name with five entries is refused, with the candidates listed; nothing is written.
         let ambiguous = run(db, visits, "visit", "add", "小田原")
@@ -105,8 +105,8 @@ import EkiTestSupport
     }
 
     /// The same files imported again from scratch: the same keys, the same stations.
-    @Test func visitsSurviveRebuildFromTheSameFiles() throws {
-        guard let main = TestPaths.stationDatabaseMain else { return }
+    @Test(.needsStationDatabase) func visitsSurviveRebuildFromTheSameFiles() throws {
+        let main = TestPaths.requireShared(TestPaths.stationDatabaseMainFolder)
         let db = build("rebuild.gpkg", stationDatabase: main), visits = path("rebuild.sqlite")
         recordThree(db, visits)
         let before = try resolved(db, visits)
@@ -120,8 +120,9 @@ import EkiTestSupport
 
     /// N02-23 and station_database imported in either order: the three visits resolve to the
     /// same entries (same sources), and the viewport and stats agree.
-    @Test func visitsSurviveEitherImportOrder() throws {
-        guard let main = TestPaths.stationDatabaseMain, let n02 = TestPaths.n02CSV else { return }
+    @Test(.needsN02AndStationDatabase) func visitsSurviveEitherImportOrder() throws {
+        let main = TestPaths.requireShared(TestPaths.stationDatabaseMainFolder)
+        let n02 = TestPaths.requireShared(TestPaths.n02CSVFile)
         let visits = path("order.sqlite")
         let first = build("n02-sd.gpkg", stationDatabase: main, n02: n02, n02First: true)
         let second = build("sd-n02.gpkg", stationDatabase: main, n02: n02, n02First: false)
@@ -139,8 +140,8 @@ import EkiTestSupport
     }
 
     /// A "next edition" of station_database in which 熱海 (code 100205) is renamed 熱海温泉.
-    @Test func renamedStationInANextEdition() throws {
-        guard let main = TestPaths.stationDatabaseMain else { return }
+    @Test(.needsStationDatabase) func renamedStationInANextEdition() throws {
+        let main = TestPaths.requireShared(TestPaths.stationDatabaseMainFolder)
         let next = dir.appendingPathComponent("next-edition")
         let source = URL(fileURLWithPath: main)
         try FileManager.default.createDirectory(at: next.appendingPathComponent("main"), withIntermediateDirectories: true)

@@ -1,4 +1,5 @@
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Synchronization
 import Testing
@@ -16,10 +17,10 @@ struct FakeStations: StationGazetteer {
 }
 
 @Suite struct GeocoderTests {
-    @Test(.enabled(if: LocalServer.samplesAvailable, "../shared/peer-suites/geocoder-samples is absent"))
+    @Test(.needsShared(GeocoderTestServer.samplesFile), .needsTool("python3"))
     func recordedGSIAnswer() throws {
-        let server = try LocalServer(samples: true)
-        let cache = try TemporaryDirectory()
+        let server = try GeocoderTestServer(samples: true)
+        let cache = TemporaryDirectory()
         let g = try Geocoder(configuration: testConfiguration(server, "samples", cache: cache))
         let found = try g.geocode("函館工業")
         #expect(found.map(\.title) == ["道立北海道函館工業高等学校", "函館工業高等専門学校"])
@@ -28,10 +29,10 @@ struct FakeStations: StationGazetteer {
         #expect(caught { _ = try g.geocode("どこにもない") } == .notFound(query: "どこにもない"))
     }
 
-    @Test(.enabled(if: LocalServer.samplesAvailable, "../shared/peer-suites/geocoder-samples is absent"))
+    @Test(.needsShared(GeocoderTestServer.samplesFile), .needsTool("python3"))
     func recordedNominatimAnswerWithBoundingBox() throws {
-        let server = try LocalServer(samples: true)
-        let cache = try TemporaryDirectory()
+        let server = try GeocoderTestServer(samples: true)
+        let cache = TemporaryDirectory()
         let g = try Geocoder(configuration: testConfiguration(server, "samples", cache: cache, providers: [.nominatim]))
         let box = BoundingBox(minLon: 13.3, minLat: 52.5, maxLon: 13.4, maxLat: 52.6)
         let found = try g.geocode("Ditsch", options: GeocodeOptions(limit: 5, viewbox: box, bounded: true))
@@ -44,10 +45,10 @@ struct FakeStations: StationGazetteer {
                 + "&viewbox=13.3%2C52.5%2C13.4%2C52.6&bounded=1")
     }
 
-    @Test(.enabled(if: LocalServer.samplesAvailable, "../shared/peer-suites/geocoder-samples is absent"))
+    @Test(.needsShared(GeocoderTestServer.samplesFile), .needsTool("python3"))
     func recordedNominatimErrorObjectIsUnparseable() throws {
-        let server = try LocalServer(samples: true)
-        let cache = try TemporaryDirectory()
+        let server = try GeocoderTestServer(samples: true)
+        let cache = TemporaryDirectory()
         for file in ["status_json_error", "output_json_single_place_object"] {
             let g = try Geocoder(configuration: testConfiguration(server, "file/nominatim/\(file).json", cache: cache,
                                                                   providers: [.nominatim]))
@@ -57,9 +58,9 @@ struct FakeStations: StationGazetteer {
         }
     }
 
-    @Test func cachedQueryMakesNoRequest() throws {
-        let server = try LocalServer()
-        let cache = try TemporaryDirectory()
+    @Test(.needsTool("python3")) func cachedQueryMakesNoRequest() throws {
+        let server = try GeocoderTestServer()
+        let cache = TemporaryDirectory()
         let config = testConfiguration(server, "ok", cache: cache)
         let first = try Geocoder(configuration: config).geocode("小田原")
         // Another instance on the same file, a different spelling of the same query, a smaller limit.
@@ -73,9 +74,9 @@ struct FakeStations: StationGazetteer {
         #expect(try server.requests().count == 2)
     }
 
-    @Test func emptyAnswersAreNotCached() throws {
-        let server = try LocalServer()
-        let cache = try TemporaryDirectory()
+    @Test(.needsTool("python3")) func emptyAnswersAreNotCached() throws {
+        let server = try GeocoderTestServer()
+        let cache = TemporaryDirectory()
         let g = try Geocoder(configuration: testConfiguration(server, "empty", cache: cache))
         #expect(caught { _ = try g.geocode("小田原") } == .notFound(query: "小田原"))
         let store = try GeocodeStore(path: cache.file("geocode.sqlite"), minimumInterval: 1)
@@ -83,9 +84,9 @@ struct FakeStations: StationGazetteer {
         #expect(try store.cached(key, ttl: 3600) == nil)
     }
 
-    @Test func stationsComeFirstAndTheOrderFallsThrough() throws {
-        let server = try LocalServer()
-        let cache = try TemporaryDirectory()
+    @Test(.needsTool("python3")) func stationsComeFirstAndTheOrderFallsThrough() throws {
+        let server = try GeocoderTestServer()
+        let cache = TemporaryDirectory()
         var config = testConfiguration(server, "ok", cache: cache, providers: GeocodeProvider.defaultOrder)
         let g = try Geocoder(configuration: config, stations: FakeStations())
         #expect(try g.geocode("小田原駅").map(\.provider) == [.stations])
@@ -106,10 +107,10 @@ struct FakeStations: StationGazetteer {
 
     /// Two geocoders on separate threads, sharing the cache file (as two `eki` processes would)
     /// or, without one, sharing the process: their requests reach the server at least 1 s apart.
-    @Test(arguments: [true, false])
+    @Test(.needsTool("python3"), arguments: [true, false])
     func concurrentGeocodersAreSpacedAtTheServer(sharedCacheFile: Bool) throws {
-        let server = try LocalServer()
-        let cache = try TemporaryDirectory()
+        let server = try GeocoderTestServer()
+        let cache = TemporaryDirectory()
         var config = testConfiguration(server, "ok", cache: sharedCacheFile ? cache : nil)
         config.timeout = 5
         let shared = config

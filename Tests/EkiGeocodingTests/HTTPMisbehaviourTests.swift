@@ -1,4 +1,5 @@
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Testing
 @testable import EkiGeocoding
@@ -12,9 +13,9 @@ func caught(_ body: () throws -> Void) -> GeocodingError? {
 /// A server answering as `scenario`, a geocoder on a fresh cache pointed at it, and the time taken.
 func run(_ scenario: String, _ query: String = "小田原",
          configure: (inout GeocoderConfiguration) -> Void = { _ in })
-    throws -> (result: Result<[GeocodeCandidate], GeocodingError>, requests: [LocalServer.Request], seconds: Double) {
-    let server = try LocalServer()
-    let cache = try TemporaryDirectory()
+    throws -> (result: Result<[GeocodeCandidate], GeocodingError>, requests: [GeocoderTestServer.Request], seconds: Double) {
+    let server = try GeocoderTestServer()
+    let cache = TemporaryDirectory()
     var config = testConfiguration(server, scenario, cache: cache)
     configure(&config)
     let geocoder = try Geocoder(configuration: config)
@@ -31,7 +32,7 @@ extension Result {
 
 /// Each deliberate misbehaviour of the server gives its typed error (or the right answer) in
 /// bounded time, with the expected number of requests (one retry on 429/5xx only).
-@Suite struct HTTPMisbehaviourTests {
+@Suite(.needsTool("python3")) struct HTTPMisbehaviourTests {
     @Test func sleepingPastTheTimeoutIsTimedOutWithoutRetry() throws {
         let r = try run("slow/5")
         #expect(r.result.error == .timedOut(seconds: 1))
@@ -130,8 +131,8 @@ extension Result {
 
     @Test func closedPortIsUnavailable() throws {
         var endpoint = ""
-        do { endpoint = try LocalServer().endpoint("ok") }              // stopped at once
-        let cache = try TemporaryDirectory()
+        do { endpoint = try GeocoderTestServer().endpoint("ok") }              // stopped at once
+        let cache = TemporaryDirectory()
         let g = try Geocoder(configuration: GeocoderConfiguration(gsiEndpoint: endpoint, cachePath: cache.file("c.sqlite"),
                                                                   providerOrder: [.gsi]))
         guard case .unavailable(status: nil, _)? = caught({ _ = try g.geocode("小田原") }) else {

@@ -1,4 +1,5 @@
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Testing
 @testable import EkiGeocoding
@@ -89,7 +90,7 @@ import Testing
     }
 
     @Test func cacheEntriesExpireAfterTheirTTL() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let store = try GeocodeStore(path: dir.file("sub/dir/c.sqlite"), minimumInterval: 1)
         let c = [GeocodeCandidate(title: "小田原駅", coordinate: Coordinate(lat: 35.2564, lon: 139.155), provider: .gsi,
                                   bbox: BoundingBox(minLon: 139, minLat: 35, maxLon: 139.2, maxLat: 35.3))]

@@ -13,8 +13,8 @@ import EkiTestSupport
     }
 
     /// Every csv-spectrum case (but the one marked defective) gives exactly its JSON.
-    @Test func csvSpectrum() throws {
-        guard let dir = TestPaths.shared("peer-suites/csv-spectrum") else { return }
+    @Test(.needsShared("peer-suites/csv-spectrum")) func csvSpectrum() throws {
+        let dir = TestPaths.requireShared("peer-suites/csv-spectrum")
         let names = try FileManager.default.contentsOfDirectory(atPath: dir + "/csvs").filter { $0.hasSuffix(".csv") }.sorted()
         var checked = 0
         for name in names {

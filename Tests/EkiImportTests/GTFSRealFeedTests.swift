@@ -2,6 +2,7 @@ import Testing
 import Foundation
 import EkiKit
 import EkiImport
+import EkiTestSupport
 
 /// GTFS import of the real feeds and peer suites in ../shared (skipped when it is absent).
 @Suite("GTFS: real feeds in ../shared")
@@ -37,7 +38,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("Port Liner zip: 12 entries, 三宮 = さんのみや / Sannomiya, agency 7140001011983_1, 空港線 and ループ線",
-          .enabled(if: D.hasShared(D.portLiner), "needs ../shared/datasets/gtfs-portliner-kobe-unofficial beside the package"))
+          .needsShared(D.portLiner))
     func portLinerZip() throws {
         let batch = try GTFSImporter(path: D.shared(D.portLiner + "/gtfs-PortLiner2025v1.zip")).read()
         #expect(batch.dataset == "gtfs/gtfs-PortLiner2025v1")
@@ -45,7 +46,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("Port Liner directory: the same 12 entries as the zip",
-          .enabled(if: D.hasShared(D.portLiner), "needs ../shared/datasets/gtfs-portliner-kobe-unofficial beside the package"))
+          .needsShared(D.portLiner))
     func portLinerDirectory() throws {
         let dir = try GTFSImporter(path: D.shared(D.portLiner + "/gtfs"), feedName: "portliner").read()
         #expect(dir.dataset == "gtfs/portliner")
@@ -55,7 +56,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("Utsunomiya LRT: 34 poles → 19 entries, every one with a record_id reading; agency_id trimmed",
-          .enabled(if: D.hasShared(D.utsunomiya), "needs ../shared/datasets/gtfs-utsunomiya-lrt-unofficial beside the package"))
+          .needsShared(D.utsunomiya))
     func utsunomiya() throws {
         let batch = try GTFSImporter(path: D.shared(D.utsunomiya + "/gtfs")).read()
         #expect(batch.records.count == 34)
@@ -75,7 +76,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("transitfeed: every case expected.json marks fatal fails with an ImportError",
-          .enabled(if: D.hasShared(D.transitfeed + "/expected.json"), "needs ../shared/peer-suites/gtfs-transitfeed beside the package"))
+          .needsShared(D.transitfeed + "/expected.json"))
     func transitfeedFatal() {
         let fatal = D.transitfeedCases().filter { $0.outcome == "fatal" }.map(\.path)
         #expect(!fatal.isEmpty)
@@ -87,7 +88,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("transitfeed fatal cases name file, line and field",
-          .enabled(if: D.hasShared(D.transitfeed), "needs ../shared/peer-suites/gtfs-transitfeed beside the package"))
+          .needsShared(D.transitfeed))
     func transitfeedFatalDetails() throws {
         func error(_ name: String) -> ImportError? {
             if case .failure(let e) = D.run(D.shared(D.transitfeed + "/" + name)) { return e }
@@ -113,7 +114,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("transitfeed: good_feed, good_feed.zip and utf8bom import; bus-only, so 0 records by default",
-          .enabled(if: D.hasShared(D.transitfeed), "needs ../shared/peer-suites/gtfs-transitfeed beside the package"),
+          .needsShared(D.transitfeed),
           arguments: ["good_feed", "good_feed.zip", "utf8bom"])
     func transitfeedValid(name: String) throws {
         let path = D.shared(D.transitfeed + "/" + name)
@@ -140,7 +141,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("transitfeed problem cases: what the importer does with them",
-          .enabled(if: D.hasShared(D.transitfeed), "needs ../shared/peer-suites/gtfs-transitfeed beside the package"))
+          .needsShared(D.transitfeed))
     func transitfeedProblems() throws {
         func run(_ name: String) -> Result<ImportBatch, ImportError> {
             D.run(D.shared(D.transitfeed + "/" + name), modes: .all)
@@ -171,7 +172,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("Google sample feed (dir and zip): 0 records by default, 9 stops with modes .all",
-          .enabled(if: D.hasShared(D.googleSample), "needs ../shared/peer-suites/gtfs-google-sample beside the package"),
+          .needsShared(D.googleSample),
           arguments: ["sample-feed", "sample-feed.zip"])
     func googleSample(name: String) throws {
         let path = D.shared(D.googleSample + "/" + name)
@@ -193,7 +194,7 @@ struct GTFSRealFeedTests {
     }
 
     @Test("looksLikeGTFS: feeds yes; a text file named .zip, KML, a feed without routes.txt, a missing path no",
-          .enabled(if: D.hasShared(D.transitfeed) && D.hasShared(D.portLiner), "needs ../shared beside the package"))
+          .needsShared(D.transitfeed, D.portLiner))
     func detection() {
         #expect(GTFSImporter.looksLikeGTFS(path: D.shared(D.portLiner + "/gtfs")))
         #expect(GTFSImporter.looksLikeGTFS(path: D.shared(D.portLiner + "/gtfs-PortLiner2025v1.zip")))

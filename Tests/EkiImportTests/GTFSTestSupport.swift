@@ -3,26 +3,19 @@ import EkiKit
 import EkiImport
 import EkiTestSupport
 
-/// Locates test data: `../shared` beside the package root (found from this file's path, never
-/// a machine path) and this target's own fixtures.
+/// Locates GTFS test data: the real feeds and peer suites in the shared folder (`TestPaths`),
+/// and this target's own fixtures.
 enum GTFSTestData {
-    static let packageRoot = TestPaths.packageRoot
-    /// `../shared` beside the package.
-    static let sharedRoot = packageRoot.deletingLastPathComponent().appendingPathComponent("shared")
-
-    /// Path of `relative` under ../shared.
+    /// Path of `relative` in the shared folder (which may name a missing file on purpose), for
+    /// a test enabled by `.needsShared(…)`.
     static func shared(_ relative: String) -> String {
-        sharedRoot.appendingPathComponent(relative).path
-    }
-
-    /// True when `relative` exists under ../shared.
-    static func hasShared(_ relative: String) -> Bool {
-        FileManager.default.fileExists(atPath: shared(relative))
+        guard let root = TestPaths.shared else { fatalError("../shared is absent: the test needs `.needsShared(…)`") }
+        return root.appendingPathComponent(relative).path
     }
 
     /// Path of a fixture under Tests/EkiImportTests/Fixtures/gtfs.
     static func fixture(_ name: String) -> String {
-        packageRoot.appendingPathComponent("Tests/EkiImportTests/Fixtures/gtfs").appendingPathComponent(name).path
+        TestPaths.package("Tests/EkiImportTests/Fixtures/gtfs/" + name)
     }
 
     static let portLiner = "datasets/gtfs-portliner-kobe-unofficial"

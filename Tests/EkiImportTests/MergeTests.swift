@@ -18,13 +18,13 @@ import EkiTestSupport
                      serviceClass: .conventional, lines: [line], coordinate: Coordinate(lat: lat, lon: lon))
     }
 
+    static let n02GeoJSON = "datasets/csv-n02-2023-stations-ksj/N02-23_Station.sjis.geojson"
+
     /// The Shift_JIS GeoJSON as MLIT ships it (escaped 0x5C trail bytes, U+FA10) gives the
     /// same entries as the UTF-8 CSV derived from it; points agree to the CSV's 6 decimals.
-    @Test func officialGeoJSONEqualsCSV() throws {
-        guard let csv = TestPaths.n02CSV,
-              let geojson = TestPaths.shared("datasets/csv-n02-2023-stations-ksj/N02-23_Station.sjis.geojson") else { return }
-        let a = EntryRule().entries(from: try N02CSVImporter(path: csv).read().records)
-        let b = EntryRule().entries(from: try N02GeoJSONImporter(path: geojson).read().records)
+    @Test(.needsShared(TestPaths.n02CSVFile, MergeTests.n02GeoJSON)) func officialGeoJSONEqualsCSV() throws {
+        let a = EntryRule().entries(from: RealData.n02Records)
+        let b = EntryRule().entries(from: try N02GeoJSONImporter(path: TestPaths.requireShared(Self.n02GeoJSON)).read().records)
         #expect(b.count == 9_587)   // 9,590 by N02's own operators; see StationStoreTests.rawOperatorCount
         #expect(a.map(\.key) == b.map(\.key))
         #expect(a.map(\.name) == b.map(\.name))
@@ -44,10 +44,9 @@ import EkiTestSupport
     }
 
     /// Importing N02 and station_database in either order gives the same keys.
-    @Test func eitherOrderSameKeys() throws {
-        guard let csv = TestPaths.n02CSV, let sd = TestPaths.stationDatabaseMain else { return }
-        let n02 = try N02CSVImporter(path: csv).read().records
-        let sdb = try StationDatabaseImporter(path: sd).read().records
+    @Test(.needsN02AndStationDatabase) func eitherOrderSameKeys() throws {
+        let n02 = RealData.n02Records
+        let sdb = RealData.stationDatabase.records
         let a = try store("a.gpkg"), b = try store("b.gpkg")
         try a.importRecords(n02, dataset: "n02")
         try a.importRecords(sdb, dataset: "station-database")

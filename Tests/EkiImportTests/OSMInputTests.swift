@@ -1,10 +1,11 @@
 import EkiImport
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Testing
 
 /// gzip, bzip2, pipes and stdin. Compressed copies are made in a temporary directory with
-/// /usr/bin/gzip and /usr/bin/bzip2.
+/// gzip and bzip2 (tests skipped without them).
 @Suite("OSM import: compressed input, pipes and stdin", .serialized)
 struct OSMInputTests {
     let odawara = OSMTestSupport.fixture("odawara-n14w1r6.osm")
@@ -12,14 +13,26 @@ struct OSMInputTests {
         get throws { OSMTestSupport.summary(try OSMImporter(path: odawara).read().records) }
     }
 
-    static let toolsPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/gzip")
-        && FileManager.default.isExecutableFile(atPath: "/usr/bin/bzip2")
+    /// This test's own temporary folder, removed after it.
+    let temporary = TemporaryDirectory()
+    var dir: URL { temporary.url }
+
+    /// Runs `body` with stdin reading `path`, then restores stdin.
+    func withStandardInput<T>(from path: String, _ body: () throws -> T) rethrows -> T {
+        let fd = open(path, O_RDONLY)
+        let saved = dup(STDIN_FILENO)
+        dup2(fd, STDIN_FILENO)
+        close(fd)
+        defer {
+            dup2(saved, STDIN_FILENO)
+            close(saved)
+        }
+        return try body()
+    }
 
     @Test("gzip and bzip2 are found by their magic bytes, whatever the file is called",
-          .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
+          .needsTool("gzip"), .needsTool("bzip2"))
     func compressedFiles() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let gz = dir.appendingPathComponent("odawara.osm.gz").path
         let bz = dir.appendingPathComponent("odawara.osm.bz2").path
         let disguised = dir.appendingPathComponent("odawara-really-gzip.osm").path
@@ -32,10 +45,8 @@ struct OSMInputTests {
     }
 
     @Test("Concatenated gzip members and bzip2 streams are read through",
-          .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
+          .needsTool("gzip"), .needsTool("bzip2"))
     func concatenatedStreams() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let gz = dir.appendingPathComponent("two-members.osm.gz").path
         let bz = dir.appendingPathComponent("two-streams.osm.bz2").path
         // Split in the middle of the file (line 40), compress the halves apart, concatenate.
@@ -49,10 +60,8 @@ struct OSMInputTests {
     }
 
     @Test("Truncated gzip, corrupt bzip2 and trailing garbage are errors",
-          .enabled(if: toolsPresent, "needs /usr/bin/gzip and /usr/bin/bzip2"))
+          .needsTool("gzip"), .needsTool("bzip2"))
     func brokenCompression() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let gz = dir.appendingPathComponent("cut.osm.gz").path
         let bz = dir.appendingPathComponent("corrupt.osm.bz2").path
         let tail = dir.appendingPathComponent("garbage.osm.gz").path
@@ -71,10 +80,8 @@ struct OSMInputTests {
     }
 
     @Test("A pipe (gzip data through a FIFO) is copied aside for the second pass",
-          .enabled(if: toolsPresent, "needs /usr/bin/gzip"))
+          .needsTool("gzip"))
     func fifo() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let fifo = dir.appendingPathComponent("pipe.osm").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let writer = Process()
@@ -89,35 +96,19 @@ struct OSMInputTests {
     }
 
     @Test("`-` reads stdin (bzip2 here), copied aside for the second pass",
-          .enabled(if: toolsPresent, "needs /usr/bin/bzip2"))
+          .needsTool("bzip2"))
     func standardInput() throws {
-        let dir = try OSMTestSupport.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
         let bz = dir.appendingPathComponent("stdin.osm.bz2").path
         try OSMTestSupport.shell("bzip2 -c \"$1\" > \"$2\"", odawara, bz)
-        let fd = open(bz, O_RDONLY)
-        let saved = dup(STDIN_FILENO)
-        dup2(fd, STDIN_FILENO)
-        close(fd)
-        defer {
-            dup2(saved, STDIN_FILENO)
-            close(saved)
-        }
-        let records = try OSMImporter(path: "-").read().records
+        let records = try withStandardInput(from: bz) { try OSMImporter(path: "-").read().records }
         #expect(OSMTestSupport.summary(records) == (try expected))
     }
 
     @Test("Errors from stdin are named <stdin>")
     func standardInputError() throws {
-        let fd = open(OSMTestSupport.fixture("bad-version-0.5.osm"), O_RDONLY)
-        let saved = dup(STDIN_FILENO)
-        dup2(fd, STDIN_FILENO)
-        close(fd)
-        defer {
-            dup2(saved, STDIN_FILENO)
-            close(saved)
+        let e = try withStandardInput(from: OSMTestSupport.fixture("bad-version-0.5.osm")) {
+            try #require(throws: ImportError.self) { try OSMImporter(path: "-").read() }
         }
-        let e = try #require(throws: ImportError.self) { try OSMImporter(path: "-").read() }
         #expect(e.description == "<stdin>:2:1: version: OSM XML version 0.5 is not supported (0.6 expected)")
     }
 }

@@ -1,5 +1,6 @@
 import EkiImport
 import EkiKit
+import EkiTestSupport
 import Foundation
 import Testing
 
@@ -7,9 +8,9 @@ import Testing
 @Suite("OSM import: real JOSM files")
 struct OSMRealDataTests {
     @Test("Hokkaido: 376 railway=station + 24 tram_stop nodes give 400 entries",
-          .enabled(if: OSMTestSupport.hokkaido != nil, "../shared/datasets/osm-hokkaido-rail-josm is absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile))
     func hokkaidoEntries() throws {
-        let batch = try OSMImporter(path: OSMTestSupport.hokkaido!).read()
+        let batch = try OSMImporter(path: OSMTestSupport.hokkaido).read()
         #expect(batch.dataset == "osm")
         #expect(batch.records.count == 400)
         // The 24 tram stops carry JOSM's action='delete' (pending edit); read as osmium reads them.
@@ -25,9 +26,9 @@ struct OSMRealDataTests {
     }
 
     @Test("Hokkaido: 小樽 has reading おたる (name:ja_kana) and latin name Otaru (name:en)",
-          .enabled(if: OSMTestSupport.hokkaido != nil, "../shared/datasets/osm-hokkaido-rail-josm is absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile))
     func otaru() throws {
-        let entries = EntryRule().entries(from: try OSMImporter(path: OSMTestSupport.hokkaido!).read().records)
+        let entries = EntryRule().entries(from: try OSMImporter(path: OSMTestSupport.hokkaido).read().records)
         let otaru = try #require(entries.first { $0.name == "小樽" })
         #expect(otaru.reading == "おたる")
         #expect(otaru.latinName == "Otaru")
@@ -38,9 +39,9 @@ struct OSMRealDataTests {
     }
 
     @Test("Hokkaido: 西線１６条 keeps its full-width digits and is found as 西線16条",
-          .enabled(if: OSMTestSupport.hokkaido != nil, "../shared/datasets/osm-hokkaido-rail-josm is absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile))
     func fullWidthDigits() throws {
-        let entries = EntryRule().entries(from: try OSMImporter(path: OSMTestSupport.hokkaido!).read().records)
+        let entries = EntryRule().entries(from: try OSMImporter(path: OSMTestSupport.hokkaido).read().records)
         let stop = try #require(entries.first { TextFold.nameKey($0.name) == "西線16条" })
         #expect(stop.name == "西線１６条")
         #expect(stop.reading == "にしせんじゅうろくじょう")
@@ -48,17 +49,17 @@ struct OSMRealDataTests {
     }
 
     @Test("Hokkaido: name:ja_rm wins over name:en for the latin name",
-          .enabled(if: OSMTestSupport.hokkaido != nil, "../shared/datasets/osm-hokkaido-rail-josm is absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile))
     func romajiPrecedence() throws {
-        let records = try OSMImporter(path: OSMTestSupport.hokkaido!).read().records
+        let records = try OSMImporter(path: OSMTestSupport.hokkaido).read().records
         #expect(records.first { $0.name == "新千歳空港" }?.latinName == "Shin-Chitose-Kūkō")
         #expect(records.first { $0.name == "札幌" }?.latinName == "Sapporo")
     }
 
     @Test("Hokkaido: --operator fills the operator of every row",
-          .enabled(if: OSMTestSupport.hokkaido != nil, "../shared/datasets/osm-hokkaido-rail-josm is absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile))
     func operatorOverride() throws {
-        let batch = try OSMImporter(path: OSMTestSupport.hokkaido!, operatorOverride: "北海道旅客鉄道").read()
+        let batch = try OSMImporter(path: OSMTestSupport.hokkaido, operatorOverride: "北海道旅客鉄道").read()
         #expect(batch.records.allSatisfy { $0.operatorName == "北海道旅客鉄道" })
         let entries = EntryRule().entries(from: batch.records)
         #expect(entries.count == 400)
@@ -66,21 +67,21 @@ struct OSMRealDataTests {
     }
 
     @Test("Tokyo rail geometry (ways, no stations): 0 entries, no error",
-          .enabled(if: OSMTestSupport.tokyoRailGeo != nil, "../shared/datasets/osm-tokyo-rail-geo-josm is absent"))
+          .needsShared(OSMTestSupport.tokyoRailGeoFile))
     func tokyoRailGeometry() throws {
-        let batch = try OSMImporter(path: OSMTestSupport.tokyoRailGeo!).read()
+        let batch = try OSMImporter(path: OSMTestSupport.tokyoRailGeo).read()
         #expect(batch.records.isEmpty)
         #expect(batch.warnings.isEmpty)
         #expect(EntryRule().entries(from: batch.records).isEmpty)
     }
 
     @Test("looksLikeOSM recognises both JOSM files and rejects other text",
-          .enabled(if: OSMTestSupport.hokkaido != nil && OSMTestSupport.tokyoRailGeo != nil,
-                   "../shared/datasets OSM files are absent"))
+          .needsShared(OSMTestSupport.hokkaidoFile, OSMTestSupport.tokyoRailGeoFile,
+                       "datasets/osm-hokkaido-rail-josm/PROVENANCE.md"))
     func sniffing() throws {
-        #expect(OSMImporter.looksLikeOSM(path: OSMTestSupport.hokkaido!))
-        #expect(OSMImporter.looksLikeOSM(path: OSMTestSupport.tokyoRailGeo!))
-        let provenance = OSMTestSupport.sharedDataset("osm-hokkaido-rail-josm/PROVENANCE.md")!
+        #expect(OSMImporter.looksLikeOSM(path: OSMTestSupport.hokkaido))
+        #expect(OSMImporter.looksLikeOSM(path: OSMTestSupport.tokyoRailGeo))
+        let provenance = TestPaths.requireShared("datasets/osm-hokkaido-rail-josm/PROVENANCE.md")
         #expect(!OSMImporter.looksLikeOSM(path: provenance))
         #expect(!OSMImporter.looksLikeOSM(path: OSMTestSupport.fixture("bad-root-osmchange.osm")))
         #expect(!OSMImporter.looksLikeOSM(path: "-"))

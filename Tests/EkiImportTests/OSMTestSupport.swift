@@ -1,40 +1,26 @@
 import EkiImport
 import EkiKit
+import EkiTestSupport
 import Foundation
 
-/// Paths and helpers shared by the OSM importer tests. Everything is found relative to this
-/// file: fixtures beside the tests, real data in `../shared/datasets` next to the package.
+/// Paths and helpers shared by the OSM importer tests: fixtures beside the tests, real data in
+/// the shared folder (`TestPaths`).
 enum OSMTestSupport {
-    /// Tests/EkiImportTests
-    static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    /// The package root (two levels up from this file's folder).
-    static let packageRoot = testsDirectory.deletingLastPathComponent().deletingLastPathComponent()
-
     static func fixture(_ name: String) -> String {
-        testsDirectory.appendingPathComponent("Fixtures/osm/\(name)").path
+        TestPaths.package("Tests/EkiImportTests/Fixtures/osm/\(name)")
     }
 
-    /// A file in `../shared/datasets` beside the package, nil when it is not there.
-    static func sharedDataset(_ relative: String) -> String? {
-        let path = packageRoot.appendingPathComponent("../shared/datasets/\(relative)").standardizedFileURL.path
-        return FileManager.default.fileExists(atPath: path) ? path : nil
-    }
-
-    static let hokkaido = sharedDataset("osm-hokkaido-rail-josm/stops_shapes.osm")
-    static let tokyoRailGeo = sharedDataset("osm-tokyo-rail-geo-josm/rail_geo.osm")
-
-    /// A fresh temporary directory, removed by the caller with `removeItem`.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("eki-osm-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    /// The two JOSM files, relative to the shared folder.
+    static let hokkaidoFile = "datasets/osm-hokkaido-rail-josm/stops_shapes.osm"
+    static let tokyoRailGeoFile = "datasets/osm-tokyo-rail-geo-josm/rail_geo.osm"
+    /// Their paths, for tests enabled by `.needsShared(hokkaidoFile)` (or tokyoRailGeoFile).
+    static var hokkaido: String { TestPaths.requireShared(hokkaidoFile) }
+    static var tokyoRailGeo: String { TestPaths.requireShared(tokyoRailGeoFile) }
 
     /// Writes `xml` to a temporary file and imports it.
     static func importXML(_ xml: String, operatorOverride: String? = nil) throws -> ImportBatch {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let file = dir.appendingPathComponent("inline.osm")
+        let dir = TemporaryDirectory()
+        let file = dir.url.appendingPathComponent("inline.osm")
         try xml.write(to: file, atomically: true, encoding: .utf8)
         return try OSMImporter(path: file.path, operatorOverride: operatorOverride).read()
     }

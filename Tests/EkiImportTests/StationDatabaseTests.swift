@@ -6,9 +6,8 @@ import EkiTestSupport
 
 @Suite struct StationDatabaseTests {
     /// station_database main/: its rows split by the entry rule.
-    @Test func mainGives10017Entries() throws {
-        guard let main = TestPaths.stationDatabaseMain else { return }
-        let batch = try StationDatabaseImporter(path: main).read()
+    @Test(.needsStationDatabase) func mainGives10017Entries() throws {
+        let batch = RealData.stationDatabase
         #expect(batch.records.count == 11_106)        // one per register.csv row
         let entries = EntryRule().entries(from: batch.records)
         #expect(entries.count == 10_017)

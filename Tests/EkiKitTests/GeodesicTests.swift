@@ -6,8 +6,9 @@ import EkiTestSupport
 @Suite struct GeodesicTests {
     /// GeographicLib reference geodesics (Karney's test set, 1-in-50 subsample of 100 lines):
     /// every line under 1,000 km within 0.5 %, and in fact within 1 mm.
-    @Test func agreesWithGeographicLibUnder1000km() throws {
-        guard let path = TestPaths.shared("peer-suites/geodesic/GeodTest-100.dat") else { return }
+    @Test(.needsShared("peer-suites/geodesic/GeodTest-100.dat"))
+    func agreesWithGeographicLibUnder1000km() throws {
+        let path = TestPaths.requireShared("peer-suites/geodesic/GeodTest-100.dat")
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
         var checked = 0
         var worst = 0.0
@@ -25,8 +26,9 @@ import EkiTestSupport
     }
 
     /// The 20 test cases of geographiclib-python (lon2 may lie outside ±180: reduced mod 360).
-    @Test func agreesWithGeographicLibPythonCases() throws {
-        guard let path = TestPaths.shared("peer-suites/geodesic/python-testcases-wgs84.csv") else { return }
+    @Test(.needsShared("peer-suites/geodesic/python-testcases-wgs84.csv"))
+    func agreesWithGeographicLibPythonCases() throws {
+        let path = TestPaths.requireShared("peer-suites/geodesic/python-testcases-wgs84.csv")
         let rows = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").dropFirst()
         var checked = 0
         for row in rows {

@@ -10,8 +10,8 @@ import EkiTestSupport
     // MARK: Coverage of the real sources
 
     /// Every distinct operator (N02_004) of N02-23 resolves: 178 names.
-    @Test func everyN02OperatorResolves() throws {
-        guard let path = TestPaths.n02CSV else { return }
+    @Test(.needsN02) func everyN02OperatorResolves() throws {
+        let path = TestPaths.requireShared(TestPaths.n02CSVFile)
         var csv = try CSVTable(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
         let col = try #require(csv.column("N02_004"))
         var names: Set<String> = []
@@ -25,8 +25,9 @@ import EkiTestSupport
 
     /// Every row of station_database's company.csv (182, closed ones included) resolves by its
     /// `name`, and its `name_formal` resolves to the same current operator.
-    @Test func everyStationDatabaseCompanyResolves() throws {
-        guard let path = TestPaths.shared("datasets/csv-station-database-ekimemo/src/company.csv") else { return }
+    @Test(.needsShared("datasets/csv-station-database-ekimemo/src/company.csv"))
+    func everyStationDatabaseCompanyResolves() throws {
+        let path = TestPaths.requireShared("datasets/csv-station-database-ekimemo/src/company.csv")
         var csv = try CSVTable(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))), file: path)
         let name = try #require(csv.column("name")), formal = try #require(csv.column("name_formal"))
         var rows = 0
@@ -153,9 +154,12 @@ import EkiTestSupport
                 "OperatorTable+Data.swift is out of date (rows \(differing.prefix(5))): run python3 Scripts/gen-operator-table.py")
     }
 
-    /// The generator, run on the CSV now, writes exactly the checked-in Swift file.
-    @Test func generatedFileIsUpToDate() throws {
-        let out = TestPaths.temporaryDirectory().appendingPathComponent("OperatorTable+Data.swift")
+    /// The generator, run on the CSV now, writes exactly the checked-in Swift file (without
+    /// python3, compiledTableMatchesCSV still compares the rows).
+    @Test(.needsTool("python3"))
+    func generatedFileIsUpToDate() throws {
+        let dir = TemporaryDirectory()
+        let out = dir.url.appendingPathComponent("OperatorTable+Data.swift")
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = ["python3", TestPaths.package("Scripts/gen-operator-table.py"), "--output", out.path]
@@ -165,10 +169,6 @@ import EkiTestSupport
         try p.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        if p.terminationStatus == 127 {
-            print("skipped: python3 is not on PATH, so the generator cannot be run (compiledTableMatchesCSV still compares)")
-            return
-        }
         #expect(p.terminationStatus == 0, "gen-operator-table.py failed: \(message)")
         let generated = try String(contentsOf: out, encoding: .utf8)
         let checkedIn = try String(contentsOfFile: TestPaths.package("Sources/EkiKit/Normalize/OperatorTable+Data.swift"), encoding: .utf8)

@@ -6,7 +6,6 @@ import EkiTestSupport
 
 /// The search index's plans against brute force, and its upkeep across imports and versions.
 @Suite(.serialized) struct SearchIndexTests {
-    let n02 = SearchFixtures.n02()
 
     /// One `search_entry` row.
     struct Row { var fid: Int64; var key: String; var sortKey: String; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
@@ -44,8 +43,8 @@ import EkiTestSupport
         return found.prefix(o.limit ?? Int.max).map(\.key)
     }
 
-    @Test func everyPlanEqualsBruteForce() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func everyPlanEqualsBruteForce() throws {
+        let store = RealData.open(RealData.n02Database)
         let rows = try Self.rows(store)
         var rng = SplitMix64(state: 2024)
         var queries = ["新", "線", "山", "東京", "前", "駅", "本線", "鉄道", "えき", "s", "a", "東", "京", "川"]
@@ -152,14 +151,14 @@ import EkiTestSupport
         #expect(try StationStore(path: path, readOnly: true).search("小田原").count == 1)
     }
 
-    @Test func n02IndexIsConsistent() throws {
-        guard let store = SearchFixtures.n02(writable: true) else { return }
+    @Test(.needsN02) func n02IndexIsConsistent() throws {
+        let store = RealData.open(RealData.n02Database, writable: true)
         try checkConsistency(store)
     }
 
     /// station_database's 10,017 entries take the bulk path (10,000 or more new entries).
-    @Test func stationDatabaseIndexIsConsistent() throws {
-        guard let store = SearchFixtures.stationDatabase(writable: true) else { return }
+    @Test(.needsStationDatabase) func stationDatabaseIndexIsConsistent() throws {
+        let store = RealData.open(RealData.stationDatabaseDatabase, writable: true)
         #expect(try store.count() >= 10_000)
         try checkConsistency(store)
     }

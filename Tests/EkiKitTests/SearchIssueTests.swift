@@ -4,31 +4,13 @@ import Foundation
 import EkiImport
 import EkiTestSupport
 
-/// N02-23 and station_database imported together (the import merges their rows into one
-/// entry per operator × class × place), built once.
-final class CombinedFixture: @unchecked Sendable {
-    static let shared = CombinedFixture()
-    let path: String?
-
-    init() {
-        guard let csv = TestPaths.n02CSV, let dir = TestPaths.stationDatabaseMain else { path = nil; return }
-        let p = TestPaths.temporaryDirectory().appendingPathComponent("n02-station-database.gpkg").path
-        let s = try! StationStore(path: p)
-        let sd = try! StationDatabaseImporter(path: dir).read()
-        try! s.importBatches([("n02", try! N02CSVImporter(path: csv).read().records), (sd.dataset, sd.records)])
-        path = p
-    }
-
-    /// A read-only connection of its own (suites run in parallel).
-    static func store() -> StationStore? { shared.path.map { try! StationStore(path: $0, readOnly: true) } }
-}
-
 /// The issue's expectations, word for word, on N02-23 + station_database in one database.
-@Suite(.serialized) struct SearchIssueTests {
-    let store = CombinedFixture.store()
+/// The database is `RealData.combinedDatabase`: the import merges their rows into one entry
+/// per operator × class × place.
+@Suite(.serialized, .needsN02AndStationDatabase) struct SearchIssueTests {
+    let store = RealData.open(RealData.combinedDatabase)
 
     @Test func fiveOdawaraEntriesFirst() throws {
-        guard let store else { return }
         for q in ["おだわら", "オダワラ", "ｵﾀﾞﾜﾗ", "odawara", "小田原駅"] {
             let hits = try store.search(q)
             #expect(hits.count >= 5, "\(q)")
@@ -40,7 +22,6 @@ final class CombinedFixture: @unchecked Sendable {
     }
 
     @Test func kasumigasekiInTokyoAndSaitamaAndYotsuya() throws {
-        guard let store else { return }
         let kasumi = try store.search("霞ケ関")
         #expect(kasumi.count == 2 && kasumi.allSatisfy { $0.station.name == "霞ヶ関" })
         let places = Set(kasumi.map { "\($0.station.operatorName ?? "") \($0.station.prefecture ?? "")" })
@@ -50,7 +31,6 @@ final class CombinedFixture: @unchecked Sendable {
     }
 
     @Test func taharaPartialAndPrefix() throws {
-        guard let store else { return }
         let partial = Set(try store.search("田原", options: SearchOptions(match: .partial, limit: nil)).map(\.station.name))
         #expect(partial.isSuperset(of: ["小田原", "田原本", "田原", "三河田原", "上田原"]))
         let prefix = Set(try store.search("田原", options: SearchOptions(limit: nil)).map(\.station.name))
@@ -58,7 +38,6 @@ final class CombinedFixture: @unchecked Sendable {
     }
 
     @Test func linesTokaidoAndMarunouchi() throws {
-        guard let store else { return }
         let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
         let lines = Set(tokaido.flatMap(\.station.lines))
         #expect(lines.contains("東海道線") && lines.contains("東海道新幹線"))
@@ -68,7 +47,6 @@ final class CombinedFixture: @unchecked Sendable {
     }
 
     @Test func bboxIsTheMapFilter() throws {
-        guard let store else { return }
         let box = try BoundingBox(parsing: "139.0,35.1,139.3,35.4")
         let all = try store.search("小", options: SearchOptions(match: .partial, limit: nil))
         let inBox = try store.search("小", options: SearchOptions(match: .partial, bbox: box, limit: nil))
@@ -78,7 +56,6 @@ final class CombinedFixture: @unchecked Sendable {
     }
 
     @Test func stationGazetteerLookups() throws {
-        guard let store else { return }
         let odawara = try store.search("小田原駅", options: SearchOptions(limit: 10))
         #expect(odawara.prefix(5).allSatisfy { $0.station.name == "小田原" })
         let shinYokohama = try store.search("新横浜", options: SearchOptions(limit: 10))

@@ -4,45 +4,20 @@ import Foundation
 import EkiImport
 import EkiTestSupport
 
-/// The station_database (main/) database, built once for the suite.
-final class StationDatabaseFixture: @unchecked Sendable {
-    static let shared = StationDatabaseFixture()
-    let store: StationStore?
-
-    init() {
-        guard let dir = TestPaths.stationDatabaseMain else { store = nil; return }
-        let path = TestPaths.temporaryDirectory().appendingPathComponent("station-database.gpkg").path
-        let s = try! StationStore(path: path)
-        let batch = try! StationDatabaseImporter(path: dir).read()
-        try! s.importRecords(batch.records, dataset: batch.dataset)
-        store = s
-    }
-}
-
-/// Connections of their own on the shared fixture files, one per test: a connection is not
-/// thread-safe, and suites (StationStoreTests among them) run in parallel.
-enum SearchFixtures {
-    static func n02(writable: Bool = false) -> StationStore? {
-        N02Fixture.shared.store.map { try! StationStore(path: $0.db.path, readOnly: !writable) }
-    }
-    static func stationDatabase(writable: Bool = false) -> StationStore? {
-        StationDatabaseFixture.shared.store.map { try! StationStore(path: $0.db.path, readOnly: !writable) }
-    }
-}
-
 /// Search on each real file alone: names, ヶ/ッ variants, lines and bbox on N02-23 (whose five
 /// 小田原 entries are the issue's five; it has no readings), readings, romaji, 富山駅 and 松山市駅
 /// on station_database (which has readings and other line and operator spellings). The issue's
 /// expectations on both imported together are in SearchIssueTests.
 @Suite(.serialized) struct SearchTests {
-    let n02 = SearchFixtures.n02()
-    let sd = SearchFixtures.stationDatabase()
+    /// Connections of their own on the databases built once (suites run in parallel).
+    var n02: StationStore { RealData.open(RealData.n02Database) }
+    var sd: StationStore { RealData.open(RealData.stationDatabaseDatabase) }
 
     static let odawaraOperators: Set<String> = ["小田急電鉄", "箱根登山鉄道", "東海旅客鉄道", "東日本旅客鉄道", "伊豆箱根鉄道"]
     static let odawaraOperatorsSD: Set<String> = ["小田急電鉄", "箱根登山鉄道", "JR東海", "JR東日本", "伊豆箱根鉄道"]
 
-    @Test func odawaraByNameWithOrWithoutEki() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func odawaraByNameWithOrWithoutEki() throws {
+        let store = n02
         for q in ["小田原駅", "小田原", "小田原 駅"] {
             let hits = try store.search(q)
             #expect(hits.count >= 5, "\(q)")
@@ -52,8 +27,8 @@ enum SearchFixtures {
         }
     }
 
-    @Test func odawaraByReadingAndRomaji() throws {
-        guard let store = sd else { return }
+    @Test(.needsStationDatabase) func odawaraByReadingAndRomaji() throws {
+        let store = sd
         for q in ["おだわら", "オダワラ", "ｵﾀﾞﾜﾗ", "odawara", "Odawara", "小田原駅", "おだわらえき"] {
             let hits = try store.search(q)
             let first = hits.prefix(5)
@@ -64,8 +39,8 @@ enum SearchFixtures {
         #expect(try store.search("ｵﾀﾞﾜﾗ").first?.field == .reading)
     }
 
-    @Test func kasumigasekiAndYotsuyaVariants() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func kasumigasekiAndYotsuyaVariants() throws {
+        let store = n02
         let kasumi = try store.search("霞ケ関")
         #expect(kasumi.allSatisfy { $0.station.name == "霞ヶ関" })
         let tokyo = kasumi.first { $0.station.operatorName == "東京地下鉄" }
@@ -75,15 +50,17 @@ enum SearchFixtures {
         let yotsuya = try store.search("四ッ谷")
         #expect(Set(yotsuya.map(\.station.name)) == ["四ツ谷"])
         #expect(Set(yotsuya.compactMap(\.station.operatorName)) == ["東京地下鉄", "東日本旅客鉄道"])
-        if let sdStore = sd {
-            let sdKasumi = try sdStore.search("霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
-            #expect(Set(sdKasumi) == ["霞ケ関 東京メトロ", "霞ヶ関 東武鉄道"])
-            #expect(try sdStore.search("四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
-        }
     }
 
-    @Test func partialFindsInsidePrefixDoesNot() throws {
-        guard let store = n02 else { return }
+    @Test(.needsStationDatabase) func kasumigasekiAndYotsuyaVariantsOnStationDatabase() throws {
+        let store = sd
+        let kasumi = try store.search("霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
+        #expect(Set(kasumi) == ["霞ケ関 東京メトロ", "霞ヶ関 東武鉄道"])
+        #expect(try store.search("四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
+    }
+
+    @Test(.needsN02) func partialFindsInsidePrefixDoesNot() throws {
+        let store = n02
         let partial = try store.search("田原", options: SearchOptions(match: .partial, limit: nil))
         let names = Set(partial.map(\.station.name))
         #expect(names.isSuperset(of: ["小田原", "田原本", "田原", "三河田原"]))
@@ -99,17 +76,17 @@ enum SearchFixtures {
         #expect(prefix.allSatisfy { $0.station.name.hasPrefix("田原") })
     }
 
-    @Test func oneAndTwoCharacterPartialQueries() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func oneAndTwoCharacterPartialQueries() throws {
+        let store = n02
         let two = try store.search("宮町", options: SearchOptions(by: .name, match: .partial, limit: nil))
         #expect(!two.isEmpty && two.allSatisfy { $0.station.name.contains("宮町") })
         let one = try store.search("鬼", options: SearchOptions(by: .name, match: .partial, limit: nil))
-        #expect(Set(one.map(\.station.name)) == Set(N02Fixture.shared.all.filter { $0.name.contains("鬼") }.map(\.name)))
+        #expect(Set(one.map(\.station.name)) == Set(N02Entries.shared.all.filter { $0.name.contains("鬼") }.map(\.name)))
         #expect(!one.isEmpty)
     }
 
-    @Test func linesByPrefixAfterRouteNumberOrBrand() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func linesByPrefixAfterRouteNumberOrBrand() throws {
+        let store = n02
         let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
         let lines = Set(tokaido.flatMap(\.station.lines))
         #expect(lines.isSuperset(of: ["東海道線", "東海道新幹線"]))
@@ -118,17 +95,19 @@ enum SearchFixtures {
         #expect(!marunouchi.isEmpty && marunouchi.allSatisfy { $0.station.operatorName == "東京地下鉄" })
         #expect(marunouchi.contains { $0.station.name == "東京" })
         #expect(try store.search("丸の内", options: SearchOptions(by: .line, limit: nil)).count == marunouchi.count)
-        if let sdStore = sd {
-            let sdTokaido = try sdStore.search("東海道", options: SearchOptions(by: .line, limit: nil))
-            #expect(sdTokaido.contains { $0.station.lines.contains { $0.hasPrefix("JR東海道本線") } })
-            #expect(sdTokaido.contains { $0.station.lines.contains("東海道新幹線") })
-            let sdMaru = try sdStore.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
-            #expect(sdMaru.contains { $0.station.name == "東京" && $0.station.operatorName == "東京メトロ" })
-        }
     }
 
-    @Test func bboxNarrowsToTheViewport() throws {
-        guard let store = n02 else { return }
+    @Test(.needsStationDatabase) func linesByPrefixOnStationDatabase() throws {
+        let store = sd
+        let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
+        #expect(tokaido.contains { $0.station.lines.contains { $0.hasPrefix("JR東海道本線") } })
+        #expect(tokaido.contains { $0.station.lines.contains("東海道新幹線") })
+        let maru = try store.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
+        #expect(maru.contains { $0.station.name == "東京" && $0.station.operatorName == "東京メトロ" })
+    }
+
+    @Test(.needsN02) func bboxNarrowsToTheViewport() throws {
+        let store = n02
         let odawaraBox = try BoundingBox(parsing: "139.10,35.22,139.20,35.29")
         let tokyoBox = try BoundingBox(parsing: "139.60,35.55,139.90,35.80")
         #expect(try store.search("小田原", options: SearchOptions(bbox: odawaraBox)).filter { $0.station.name == "小田原" }.count == 5)
@@ -142,8 +121,8 @@ enum SearchFixtures {
         #expect(Set(inTokyo.map(\.station.key)) == Set(all.filter { tokyoBox.contains($0.station.coordinate) }.map(\.station.key)))
     }
 
-    @Test func nearOrdersByDistance() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func nearOrdersByDistance() throws {
+        let store = n02
         let tokyo = Coordinate(lat: 35.6812, lon: 139.7671)
         let hits = try store.search("新", options: SearchOptions(match: .partial, near: tokyo, limit: 30))
         #expect(hits.count == 30)
@@ -153,8 +132,8 @@ enum SearchFixtures {
         #expect(hits.allSatisfy { abs($0.distance! - Geodesic.distance(tokyo, $0.station.coordinate)) < 1e-6 })
     }
 
-    @Test func tramStopsNamedEkiAreStillFound() throws {
-        guard let store = sd else { return }
+    @Test(.needsStationDatabase) func tramStopsNamedEkiAreStillFound() throws {
+        let store = sd
         let toyama = try store.search("富山駅")
         #expect(toyama.contains { $0.station.name == "富山駅" && $0.isExact })
         #expect(toyama.contains { $0.station.name == "富山" && $0.isExact })
@@ -163,8 +142,8 @@ enum SearchFixtures {
         #expect(matsuyama.contains { $0.station.name == "松山市" && $0.isExact })
     }
 
-    @Test func gazetteerLookups() throws {
-        guard let store = sd else { return }
+    @Test(.needsStationDatabase) func gazetteerLookups() throws {
+        let store = sd
         for q in ["小田原駅", "新横浜"] {
             let top = try store.search(q, options: SearchOptions(limit: 3))
             #expect(top.count == 3 && top.allSatisfy { $0.isExact && $0.station.name == q.replacingOccurrences(of: "駅", with: "") }, "\(q)")
@@ -195,8 +174,8 @@ enum SearchFixtures {
         #expect(try store.count() == names.count)
     }
 
-    @Test func emptyAndInvalidQueries() throws {
-        guard let store = n02 else { return }
+    @Test(.needsN02) func emptyAndInvalidQueries() throws {
+        let store = n02
         #expect(try store.search("").isEmpty)
         #expect(try store.search(" ・ ").isEmpty)
         #expect(throws: SearchError.self) { try store.search("東京", options: SearchOptions(limit: 0)) }

@@ -4,22 +4,10 @@ import Foundation
 import EkiImport
 import EkiTestSupport
 
-/// A deterministic generator (SplitMix64) so that random queries are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The N02-23 database, built once for the suite.
-final class N02Fixture: @unchecked Sendable {
-    static let shared = N02Fixture()
-    let store: StationStore?
+/// Every entry of the N02-23 database (`RealData.n02Database`), read once, with unit vectors
+/// for the brute-force nearest search.
+final class N02Entries: Sendable {
+    static let shared = N02Entries()
     let all: [Station]
     /// Unit vectors of `all` on the sphere.
     let units: [(Double, Double, Double)]
@@ -30,25 +18,21 @@ final class N02Fixture: @unchecked Sendable {
     }
 
     init() {
-        guard let csv = TestPaths.n02CSV else { store = nil; all = []; units = []; return }
-        let path = TestPaths.temporaryDirectory().appendingPathComponent("n02.gpkg").path
-        let s = try! StationStore(path: path)
-        try! s.importRecords(try! N02CSVImporter(path: csv).read().records, dataset: "n02")
-        store = s
-        all = try! s.allStations()
-        units = all.map { N02Fixture.unit($0.coordinate) }
+        all = try! RealData.open(RealData.n02Database).allStations()
+        units = all.map { N02Entries.unit($0.coordinate) }
     }
 }
 
-@Suite(.serialized) struct StationStoreTests {
-    let fixture = N02Fixture.shared
+@Suite(.serialized, .needsN02) struct StationStoreTests {
+    var fixture: N02Entries { N02Entries.shared }
+    /// A connection of its own on the N02-23 database.
+    let store = RealData.open(RealData.n02Database)
 
     func entries(named name: String, near: Coordinate? = nil) -> [Station] {
         fixture.all.filter { $0.name == name && (near == nil || Geodesic.distance($0.coordinate, near!) < 5_000) }
     }
 
     @Test func n02Counts() throws {
-        guard fixture.store != nil else { return }
         // 9,590 entries by N02-23's own operators (see rawOperatorCount); 9,587 with the operator
         // table, which puts 新京成電鉄 under 京成電鉄 and 泉北高速鉄道 under 南海電気鉄道 (both
         // merged in 2025), so 京成津田沼, 中百舌鳥 and 和泉中央… shared stations become one entry.
@@ -68,8 +52,7 @@ final class N02Fixture: @unchecked Sendable {
 
     /// The entry rule alone, with N02-23's operators as written (an empty operator table).
     @Test func rawOperatorCount() throws {
-        guard let csv = TestPaths.n02CSV else { return }
-        let records = try N02CSVImporter(path: csv).read().records
+        let records = RealData.n02Records
         #expect(EntryRule(operators: OperatorTable(operators: [])).entries(from: records).count == 9_590)
         let merged = Set(EntryRule().entries(from: records).filter { $0.sources.count > 1 && ["keisei", "nankai"].contains($0.operatorID) }
             .filter { e in Set(e.sources.map(\.id)).count > 1 }.map(\.name))
@@ -77,7 +60,6 @@ final class N02Fixture: @unchecked Sendable {
     }
 
     @Test func nearestIsExactlyBruteForce() throws {
-        guard let store = fixture.store else { return }
         var rng = SplitMix64(state: 42)
         for i in 0..<1_000 {
             let p = Coordinate(lat: Double.random(in: 31...45, using: &rng), lon: Double.random(in: 129...146, using: &rng))
@@ -92,7 +74,7 @@ final class N02Fixture: @unchecked Sendable {
     /// sphere is within 0.6 % of the ellipsoid) first keeps every entry that could be among the
     /// k nearest; the exact geodesic distance then orders those.
     func bruteForceNearest(_ p: Coordinate, k: Int) -> [String] {
-        let q = N02Fixture.unit(p)
+        let q = N02Entries.unit(p)
         let units = fixture.units
         var cosines = [Double](repeating: 0, count: units.count)
         for i in 0..<units.count { cosines[i] = q.0 * units[i].0 + q.1 * units[i].1 + q.2 * units[i].2 }
@@ -106,7 +88,6 @@ final class N02Fixture: @unchecked Sendable {
     }
 
     @Test func bboxIsExactlyBruteForce() throws {
-        guard let store = fixture.store else { return }
         var rng = SplitMix64(state: 7)
         for i in 0..<300 {
             let lon = Double.random(in: 129...146, using: &rng), lat = Double.random(in: 31...45, using: &rng)
@@ -119,7 +100,6 @@ final class N02Fixture: @unchecked Sendable {
     }
 
     @Test func bboxAroundTokyoAndPinCap() throws {
-        guard let store = fixture.store else { return }
         let box = try BoundingBox(parsing: "139.74,35.67,139.78,35.69")
         let found = try store.stations(in: box)
         #expect(found.count == 30)
@@ -133,27 +113,28 @@ final class N02Fixture: @unchecked Sendable {
     }
 
     @Test func odawaraNearestFive() throws {
-        guard let store = fixture.store else { return }
         let five = try store.nearest(to: Coordinate(lat: 35.2564, lon: 139.1553), k: 5)
         #expect(five.allSatisfy { $0.station.name == "小田原" })
         #expect(Set(five.compactMap(\.station.operatorName)) == ["小田急電鉄", "箱根登山鉄道", "東海旅客鉄道", "東日本旅客鉄道", "伊豆箱根鉄道"])
         #expect(five.map(\.distance) == five.map(\.distance).sorted())
     }
 
-    @Test func geoPackageBlobRoundTrip() {
-        let blob = GeoPackage.pointBlob(lon: 139.7671, lat: 35.6812)
-        #expect(blob.count == 29)
-        let pt = blob.withUnsafeBytes { GeoPackage.point(fromBlob: $0) }
-        #expect(pt?.x == 139.7671 && pt?.y == 35.6812)
-    }
-
     @Test func geoPackageHeaderAndRtreeCheck() throws {
-        guard let store = fixture.store else { return }
         #expect(try store.db.scalarInt("PRAGMA application_id") == Int64(GeoPackage.applicationID))
         #expect(try store.db.scalarInt("PRAGMA user_version") == 10300)
         #expect(try store.db.scalarInt("SELECT count(*) FROM rtree_stations_geom") == 9_587)
         let check = try store.db.prepare("SELECT rtreecheck('rtree_stations_geom')")
         _ = try check.step()
         #expect(check.text(0) == "ok")
+    }
+}
+
+/// The GeoPackage point blob, without real data.
+@Suite struct GeoPackageBlobTests {
+    @Test func geoPackageBlobRoundTrip() {
+        let blob = GeoPackage.pointBlob(lon: 139.7671, lat: 35.6812)
+        #expect(blob.count == 29)
+        let pt = blob.withUnsafeBytes { GeoPackage.point(fromBlob: $0) }
+        #expect(pt?.x == 139.7671 && pt?.y == 35.6812)
     }
 }

@@ -4,7 +4,8 @@
 Usage: geocoder_server.py [SAMPLES_DIR]
 Binds 127.0.0.1 on an ephemeral port, prints the port on stdout, and exits when stdin closes
 (so a test stops it by closing the pipe; SIGTERM may be blocked in a child of Swift Testing,
-which is why signals are unblocked first).
+which is why signals are unblocked first). A line `log` on stdin is answered with one line on
+stdout: the JSON list of the requests so far, as /_log gives it.
 
 The first path segment chooses the behaviour; the provider's own path follows it, e.g.
 /ok/address-search/AddressSearch?q=... or /s429/120/search?q=...
@@ -193,7 +194,10 @@ def main():
     server = Server(("127.0.0.1", 0), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     print(server.server_address[1], flush=True)
-    sys.stdin.read()           # returns at EOF: the test closed our stdin
+    for line in sys.stdin:     # ends at EOF: the test closed our stdin
+        if line.strip() == "log":
+            with LOCK:
+                print(json.dumps(LOG, ensure_ascii=False), flush=True)
     os._exit(0)
 
 

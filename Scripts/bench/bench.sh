@@ -3,16 +3,16 @@
 # viewport (bbox) and exact k-NN latency in-process, OSM XML throughput, and cold `eki bbox` /
 # `eki nearest` processes. Prints one table (ours beside each peer, with ratios) and writes JSON.
 #
-#   Scripts/bench.sh                     # everything (~15 min on 2 cores); data made once, kept
-#   EKI_BENCH_DIR=/tmp/eb Scripts/bench.sh
-#   EKI_BENCH_PEERS=0 Scripts/bench.sh   # ours only, beside the peers' JSON of an earlier run
+#   Scripts/bench/bench.sh                     # everything (~15 min on 2 cores); data made once, kept
+#   EKI_BENCH_DIR=/tmp/eb Scripts/bench/bench.sh
+#   EKI_BENCH_PEERS=0 Scripts/bench/bench.sh   # ours only, beside the peers' JSON of an earlier run
 #
 # Data and results live in bench-data/ (git-ignored). The peers (../shared/bench/peers: their
 # generators, bench_peers.py, setup.sh) are copied to bench-data/peers, whose setup.sh builds
 # their venv from PyPI and apt once (as root). Not part of the test suite; CI does not run it.
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 dir="${EKI_BENCH_DIR:-$root/bench-data}"
 peers_src="${EKI_PEERS_SRC:-$root/../shared/bench/peers}"
 peers="$dir/peers"

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Benchmark of the OSM XML importer beside `osmium tags-filter` on the same synthetic extract.
 #
-#   Scripts/bench-osm.sh            # 220 MB file in bench-data/ (git-ignored), made once
-#   EKI_BENCH_MB=400 EKI_BENCH_DIR=/tmp/eki-bench Scripts/bench-osm.sh
-#   EKI_BENCH_GZIP=1 Scripts/bench-osm.sh   # also time a gzip copy with both tools
+#   Scripts/bench/bench-osm.sh            # 220 MB file in bench-data/ (git-ignored), made once
+#   EKI_BENCH_MB=400 EKI_BENCH_DIR=/tmp/eki-bench Scripts/bench/bench-osm.sh
+#   EKI_BENCH_GZIP=1 Scripts/bench/bench-osm.sh   # also time a gzip copy with both tools
 #
 # Prints MB/s (10^6 bytes of input per second) and peak resident memory of each run:
-# - eki: OSMImporter.read() on the file, timed inside a release-built test process
-#   (`swift test -c release --filter OSMBench` with EKI_BENCH=1); peak = the process's VmHWM;
+# - eki: OSMImporter.read() on the file, timed in-process by the release-built `eki-bench osm`
+#   (one run); peak = the process's VmHWM;
 # - osmium: `osmium tags-filter` with the same station/route filter, writing OSM XML, once with
 #   referenced objects (reads the input up to three times) and once with -R (one read);
 #   elapsed time and peak RSS from /usr/bin/time.
 # Needs python3, osmium-tool and /usr/bin/time (Debian: apt-get install osmium-tool time).
 set -euo pipefail
 
-root="$(cd "$(dirname "$0")/.." && pwd)"
+root="$(cd "$(dirname "$0")/../.." && pwd)"
 dir="${EKI_BENCH_DIR:-$root/bench-data}"
 megabytes="${EKI_BENCH_MB:-220}"
 mkdir -p "$dir"
@@ -25,21 +25,25 @@ for tool in python3 osmium /usr/bin/time; do
 done
 
 if [ ! -s "$file" ]; then
-    python3 "$root/Scripts/gen-osm-extract.py" --megabytes "$megabytes" --output "$file"
+    python3 "$root/Scripts/bench/gen-osm-extract.py" --megabytes "$megabytes" --output "$file"
 fi
 bytes=$(stat -c %s "$file")
 
-echo "bench-osm: building (release)" >&2
-(cd "$root" && swift build -c release --build-tests >/dev/null)
+echo "bench-osm: building eki-bench (release)" >&2
+(cd "$root" && swift build -c release --product eki-bench >/dev/null)
+bench="$(cd "$root" && swift build -c release --show-bin-path)/eki-bench"
 
 filter=(nwr/railway=station,halt,tram_stop nwr/public_transport=station,stop_area
         r/route=train,subway,light_rail,monorail,tram,funicular
         r/route_master=train,subway,light_rail,monorail,tram,funicular)
 
 run_eki() {  # file (its MB/s count the uncompressed bytes of the plain file)
-    (cd "$root" && EKI_BENCH=1 EKI_BENCH_FILE="$1" EKI_BENCH_BYTES="$bytes" \
-        swift test -c release --filter OSMBench 2>&1) \
-        | grep '^osm-bench:' || { echo "bench-osm: the eki run failed" >&2; exit 1; }
+    local json
+    json=$("$bench" osm "$1" --runs 1 --bytes "$bytes") || { echo "bench-osm: the eki run failed" >&2; exit 1; }
+    python3 -c "import json, sys; r = json.loads(sys.argv[1]); \
+print(f'osm-bench: {r[\"label\"]} {r[\"mb\"]:.1f} MB in {r[\"median_s\"]:.2f} s = {r[\"mb_per_s\"]:.1f} MB/s, ' \
+      f'{r[\"rows\"]} rows, {r[\"entries\"]} entries, {r[\"warnings\"]} warnings, ' \
+      f'RSS before {r[\"rss_before_mb\"]:.0f} MB, peak RSS (VmHWM) {r[\"peak_rss_mb\"]:.0f} MB')" "$json"
 }
 
 run_osmium() {  # label file options...
