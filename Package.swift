@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCompression", path: "Sources/CCompression", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
         .target(name: "EkiKit", dependencies: ["CSQLite"]),
@@ -29,8 +31,11 @@ let package = Package(
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "CCurl"]),
+        // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "CMicroHTTPD"],
+                resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
-        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // The in-process side of Scripts/bench.sh (a benchmark, not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiImport"]),
@@ -43,6 +48,9 @@ let package = Package(
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding", "EkiTestSupport"]),
+        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
+                                                           "EkiTestSupport"],
+                    exclude: ["browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -24,6 +24,8 @@ public final class StationStore {
         db = try Database(path: path, readOnly: readOnly)
         try GeoPackage.registerFunctions(db)
         try db.execute("PRAGMA foreign_keys = ON")
+        // WAL: readers (the map server) keep answering from the old data while an import writes.
+        if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
         let hasStations = try db.scalarInt(
             "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
         if hasStations == 0 {
