@@ -167,12 +167,14 @@ async function reload() {
         limit: String(config.pins), filter: state.filter });
       const c = map.getCenter();
       q.set('near', `${c.lat.toFixed(6)},${c.lng.toFixed(6)}`);
-      fc = await getJSON(`/api/search?${q}`, ctl.signal);
+      state.lastURL = `/api/search?${q}`;
+      fc = await getJSON(state.lastURL, ctl.signal);
       fc.total = fc.features.length;
       notice(fc.features.length ? '' : `「${state.search.q}」に一致する駅はありません`);
     } else {
       const q = new URLSearchParams({ bbox: boundsParam(), limit: String(config.pins), filter: state.filter });
-      fc = await getJSON(`/api/bbox?${q}`, ctl.signal);
+      state.lastURL = `/api/bbox?${q}`;
+      fc = await getJSON(state.lastURL, ctl.signal);
       const more = fc.total - fc.features.length;
       notice(more > 0 ? `ほかに ${more} 駅あります：ズームしてください (${more} more here: zoom in)` : '');
     }
@@ -180,13 +182,13 @@ async function reload() {
     state.features = fc.features;
     state.total = fc.total;
     showPins(fc.features);
-    if (state.mode === 'list') renderList();
     state.loads += 1;
+    if (state.mode === 'list') await renderList();
   } catch (e) {
     if (e.name === 'AbortError') return;
     notice(`読み込めません: ${e.message}`);
   } finally {
-    if (pending === ctl) { pending = null; setBusy(false); }
+    if (pending === ctl) { pending = null; setBusy(!!listPending); }
   }
 }
 
@@ -203,10 +205,11 @@ map.on('moveend', () => { writeHash(); if (!state.search) scheduleReload(); else
 
 function distanceText(m) { return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`; }
 
-function renderList() {
+let listPending = null;
+async function renderList() {
   const rows = $('list-rows');
-  rows.innerHTML = '';
   if (state.places.length) {
+    rows.innerHTML = '';
     $('list-title').textContent = `地点「${state.placeQuery}」`;
     for (const f of state.places) {
       const li = document.createElement('li');
@@ -218,18 +221,40 @@ function renderList() {
     }
     return;
   }
-  const c = map.getCenter();
-  const inView = state.features.map((f) => {
-    const [lon, lat] = f.geometry.coordinates;
-    return { f, d: c.distanceTo([lat, lon]) };
-  });
-  // The API answers nearest the centre first (bbox with a limit, search with near): keep its order.
-  $('list-title').textContent = state.search ? `検索「${state.search.q}」: ${inView.length} 駅` : `一覧: ${inView.length} / ${state.total} 駅`;
-  for (const { f, d } of inView) {
+  let features, title;
+  if (state.search) {
+    // The matches, nearest the map centre first (the search asked with near=centre).
+    features = state.features;
+    title = `検索「${state.search.q}」: ${features.length} 駅`;
+  } else {
+    // The stations in view, nearest the map centre first: /api/nearest from the centre, kept
+    // while inside the view.
+    if (listPending) listPending.abort();
+    const ctl = new AbortController();
+    listPending = ctl;
+    setBusy(true);
+    try {
+      const c = map.getCenter(), b = map.getBounds();
+      const q = new URLSearchParams({ lat: c.lat.toFixed(7), lon: c.lng.toFixed(7), k: String(config.pins), filter: state.filter });
+      state.listURL = `/api/nearest?${q}`;
+      const fc = await getJSON(state.listURL, ctl.signal);
+      features = fc.features.filter((f) => b.contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])));
+    } catch (e) {
+      if (e.name !== 'AbortError') notice(`一覧を読めません: ${e.message}`);
+      return;
+    } finally {
+      if (listPending === ctl) { listPending = null; setBusy(!!pending); }
+    }
+    title = `一覧: ${features.length} 駅（地図の中心から近い順）`;
+  }
+  rows.innerHTML = '';
+  $('list-title').textContent = title;
+  for (const f of features) {
     const p = f.properties;
     const li = document.createElement('li');
     li.dataset.key = p.key;
     li.className = p.visited ? 'visited' : 'unvisited';
+    const d = p.distance_m !== undefined ? p.distance_m : map.getCenter().distanceTo([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
     li.innerHTML = `<span class="dot"></span><span class="name">${escapeHTML(p.name)}</span>` +
       `<span class="sub">${escapeHTML(p.operator || '-')}${p.class === 'shinkansen' ? '・新幹線' : ''}　${escapeHTML(p.lines.join('、'))}</span>` +
       `<span class="dist">${distanceText(d)}</span>`;
