@@ -72,7 +72,9 @@ struct ServeCommand: Command {
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)
         sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &stopSignals, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         signal(SIGPIPE, SIG_IGN)
         let server = try MapServer(configuration: configuration)
         for w in server.warnings { console.err("warning: \(w)\n") }

@@ -90,7 +90,11 @@ public final class HTTPServer: @unchecked Sendable {
     /// The state of one request between libmicrohttpd's calls: its body so far.
     final class RequestState {
         var body: [UInt8] = []
+        /// An answer was queued already, or the body is being dropped.
         var refused = false
+        /// The body went past the limit: answer 413 when it ends.
+        var tooLarge = false
+        var dropped = 0
     }
 
     private func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
@@ -124,14 +128,26 @@ public final class HTTPServer: @unchecked Sendable {
         if uploadSize.pointee > 0 {
             let n = uploadSize.pointee
             uploadSize.pointee = 0
-            if state.refused { return eki_mhd_yes() }
+            if state.refused {
+                // Past the limit the body is read and dropped, and 413 is the answer once it has
+                // ended (libmicrohttpd cannot answer in the middle of a chunked upload); a body
+                // far past the limit just closes the connection.
+                state.dropped += n
+                return state.dropped > 16 * limits.maxBody ? eki_mhd_no() : eki_mhd_yes()
+            }
             if state.body.count + n > limits.maxBody {
                 state.refused = true
+                state.tooLarge = true
+                state.dropped = state.body.count + n
                 state.body = []
-                return Self.queue(.error(413, "too_large", "the body is longer than \(limits.maxBody) bytes"), on: connection)
+                return eki_mhd_yes()
             }
             uploadData!.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
             return eki_mhd_yes()
+        }
+        if state.tooLarge {
+            state.tooLarge = false
+            return Self.queue(.error(413, "too_large", "the body is longer than \(limits.maxBody) bytes"), on: connection)
         }
         if state.refused { return eki_mhd_yes() }
         var query: [String: String] = [:]
