@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages EkiKit builds and tests with, when any is missing.
 # C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
-# zlib + bzip2 (compressed OSM). Tools: sqlite3, gdal-bin (ogrinfo, used by a test), python3
-# (the geocoding tests' loopback server), pkg-config.
+# zlib + bzip2 (compressed OSM), libmicrohttpd (eki serve). Leaflet for the map page (libjs-leaflet).
+# Tools: sqlite3, gdal-bin (ogrinfo, used by a test), python3 (the geocoding tests' loopback
+# server), pkg-config; chromium, chromium-driver and python3-selenium for the map's browser tests,
+# with a Japanese font for their screenshots.
 set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
-          pkg-config sqlite3 gdal-bin python3 bzip2 gzip)
+          libmicrohttpd-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
+          chromium chromium-driver python3-selenium fonts-ipafont-gothic)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
