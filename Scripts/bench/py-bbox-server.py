@@ -42,6 +42,10 @@ def haversine(lat1, lon1, lat2, lon2):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # One write per answer and no Nagle delay: otherwise headers and body go out as two
+    # segments and every keep-alive request waits 40 ms for a delayed ACK.
+    wbufsize = 1 << 20
+    disable_nagle_algorithm = True
 
     def log_message(self, *args):
         pass

@@ -43,6 +43,27 @@ import Testing
         #expect(c.keys.count == 21 && Set(c.keys) == Set(all.keys))
     }
 
+    @Test func thePinCapMatchesTheLibraryOnManyBoxes() throws {
+        let s = try TestServer()
+        let store = try StationStore(path: s.db, readOnly: true)
+        var compared = 0
+        for (lon, lat) in [(139.155, 35.256), (139.765, 35.681)] {
+            for d in [0.004, 0.01, 0.03, 0.2] {
+                for (dx, dy) in [(0.0, 0.0), (d / 3, -d / 4), (-d / 2, d / 5)] {
+                    let box = BoundingBox(minLon: lon + dx - d, minLat: lat + dy - d * 0.8, maxLon: lon + dx + d, maxLat: lat + dy + d * 0.8)
+                    for limit in [1, 2, 5, 9] {
+                        let want = try store.stations(in: box, limit: limit).map(\.key)
+                        let r = try s.get("/api/bbox?bbox=\(box.minLon),\(box.minLat),\(box.maxLon),\(box.maxLat)&limit=\(limit)")
+                        #expect(r.keys == want, "\(box) limit \(limit)")
+                        #expect(r.object["total"] as? Int == (try store.stations(in: box).count))
+                        compared += 1
+                    }
+                }
+            }
+        }
+        #expect(compared == 96)
+    }
+
     @Test func nearestIsNearestFirstWithDistances() throws {
         let s = try TestServer()
         let r = try s.get("/api/nearest?lat=35.2564&lon=139.1553&k=6")
