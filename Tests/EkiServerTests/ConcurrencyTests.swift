@@ -1,3 +1,4 @@
+import EkiGeocoding
 import EkiKit
 import EkiServer
 import EkiTestSupport
@@ -87,6 +88,29 @@ import Testing
         #expect(Set(signatures.keys).isSubset(of: [before, after]), "an answer mixed old and new data")
         #expect(signatures[after] ?? 0 >= 20)
         #expect(try s.get("/api/search?q=\(percent("おだわら"))&by=reading").keys.count == 5)
+    }
+}
+
+@Suite struct StopTests {
+    @Test func stoppingLetsARequestInFlightFinish() throws {
+        let fake = try GeocoderTestServer()
+        let s = try TestServer(geocoder: GeocoderConfiguration(gsiEndpoint: fake.endpoint("slow/1"), cachePath: nil,
+                                                               minimumRequestInterval: 0, providerOrder: [.gsi]))
+        let answer = Mutexed<RawResponse?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            answer.withLock { $0 = try? s.get("/api/geocode?q=\(percent("小田原城"))") }
+            finished.signal()
+        }
+        Thread.sleep(forTimeInterval: 0.3)   // the request is waiting for the (slow) geocoder
+        let port = s.port
+        s.server.stop()
+        finished.wait()
+        let r = answer.withLock { $0 }
+        #expect(r?.status == 200)
+        #expect(r?.features.count == 2)
+        // Stopped: nothing listens any more.
+        #expect(throws: (any Error).self) { try RawHTTP.exchange(port: port, Array("GET / HTTP/1.1\r\n\r\n".utf8)) }
     }
 }
 
