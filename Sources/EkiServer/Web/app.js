@@ -296,6 +296,7 @@ $('search').addEventListener('submit', async (e) => {
 function clearSearch() {
   $('q').value = '';
   state.places = [];
+  placeLayer.clearLayers();
   if (state.search) { state.search = null; reload(); } else if (state.mode === 'list') renderList();
 }
 $('clear').addEventListener('click', clearSearch);
@@ -319,9 +320,14 @@ async function searchPlace(q) {
   }
 }
 
+const placeLayer = L.layerGroup().addTo(map);
+
 function goToPlace(f) {
   const [lon, lat] = f.geometry.coordinates;
   state.places = [];
+  placeLayer.clearLayers();
+  L.circleMarker([lat, lon], { radius: 9, color: '#1f4fa8', weight: 3, fill: false, interactive: false, className: 'place' })
+    .bindTooltip(f.properties.title, { permanent: true, direction: 'right' }).addTo(placeLayer);
   map.setView([lat, lon], Math.max(map.getZoom(), 15));
   if (state.mode === 'list') renderList();
 }
