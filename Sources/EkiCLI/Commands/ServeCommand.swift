@@ -9,6 +9,7 @@ struct ServeCommand: Command {
     static let help = """
     usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--tiles URL|none]
                      [--tile-attribution TEXT] [--read-only] [--pins N] [--threads N] [--web DIR]
+                     [--leaflet DIR]
 
     Serves the map (red pins: not yet got on or off there, green: done) and the JSON API under
     /api/ over HTTP/1.1 (libmicrohttpd), and prints the URL. Ctrl-C (SIGINT) or SIGTERM stops
