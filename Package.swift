@@ -27,6 +27,8 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCompression", path: "Sources/CCompression", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+                       providers: [.apt(["libmicrohttpd-dev"])]),
 
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
@@ -36,8 +38,11 @@ let package = Package(
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
+        // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "CMicroHTTPD"],
+                resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
-        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding"]),
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport"]),
@@ -52,6 +57,9 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
                                                         "EkiTestSupport"]),
+        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
+                                                           "EkiTestSupport"],
+                    exclude: ["browser"]),
     ],
     swiftLanguageModes: [.v6]
 )

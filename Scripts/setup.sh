@@ -2,13 +2,16 @@
 # Installs the Debian packages EkiKit builds and tests with, when any is missing (apt-get update
 # first, then only those); CI runs it too (.ci/run).
 # C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
-# zlib + bzip2 (compressed OSM), and pkg-config to find them. Tools the tests run (each test is
-# skipped with the reason when its tool is missing): sqlite3 (comparing databases), gdal-bin
-# (ogrinfo reads the GeoPackage), python3 (the geocoding tests' loopback server and the operator
-# table generator), gzip and bzip2 (compressed OSM input).
+# zlib + bzip2 (compressed OSM), libmicrohttpd (eki serve), and pkg-config to find them; Leaflet
+# for the map page (libjs-leaflet). Tools the tests run (each test is skipped with the reason when
+# its tool is missing): sqlite3 (comparing databases), gdal-bin (ogrinfo reads the GeoPackage),
+# python3 (the geocoding tests' loopback server and the operator table generator), gzip and bzip2
+# (compressed OSM input); chromium, chromium-driver and python3-selenium for the map's browser
+# tests, with a Japanese font for their screenshots.
 set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
-          pkg-config sqlite3 gdal-bin python3 bzip2 gzip)
+          libmicrohttpd-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
+          chromium chromium-driver python3-selenium fonts-ipafont-gothic)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

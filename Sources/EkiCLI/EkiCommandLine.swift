@@ -14,6 +14,8 @@ public enum EkiCommandLine {
         "stats": StatsCommand.self,
         "geocode": GeocodeCommand.self,
         "search": SearchCommand.self,
+        "serve": ServeCommand.self,
+        "show": ShowCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

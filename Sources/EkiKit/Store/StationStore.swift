@@ -41,6 +41,8 @@ public final class StationStore {
         let hasStations: Int64
         do {
             try db.execute("PRAGMA foreign_keys = ON")
+            // WAL: readers (the map server) keep answering from the old data while an import writes.
+            if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
             hasStations = try db.scalarInt(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
         } catch let e as SQLiteError where e.code & 0xFF == 26 {      // SQLITE_NOTADB

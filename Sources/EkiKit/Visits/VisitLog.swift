@@ -69,6 +69,8 @@ public final class VisitLog {
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
         db = try Database(path: path, readOnly: !create && !inMemory)
+        // WAL: a writer (a visit recorded on the map) never blocks the readers.
+        if create && !inMemory { try db.execute("PRAGMA journal_mode = WAL") }
         let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
         if tables == 0 {
             guard create || inMemory else { throw VisitLogError.notAVisitLog(path) }

@@ -1,0 +1,77 @@
+#ifndef EKI_CMICROHTTPD_SHIM_H
+#define EKI_CMICROHTTPD_SHIM_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+/* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift
+   cannot call. The wrappers below fix their arguments: options go through MHD_OPTION_ARRAY (an
+   array of MHD_OptionItem ending with MHD_OPTION_END), as libmicrohttpd documents. */
+
+/** The settings eki_mhd_start passes to MHD_start_daemon. */
+struct eki_mhd_settings {
+    int ipv6;                       /* the address is IPv6 */
+    unsigned int threads;           /* MHD_OPTION_THREAD_POOL_SIZE */
+    size_t connection_memory;       /* MHD_OPTION_CONNECTION_MEMORY_LIMIT, bytes */
+    unsigned int connection_limit;  /* MHD_OPTION_CONNECTION_LIMIT */
+    unsigned int timeout;           /* MHD_OPTION_CONNECTION_TIMEOUT, seconds */
+    unsigned int backlog;           /* MHD_OPTION_LISTEN_BACKLOG_SIZE */
+    const struct sockaddr *address; /* MHD_OPTION_SOCK_ADDR (only read during the call) */
+};
+
+static inline size_t eki_mhd_no_unescape(void *cls, struct MHD_Connection *c, char *s);
+
+/** MHD_start_daemon with an internal epoll thread pool and the settings above; the options go
+    through MHD_OPTION_ARRAY. Paths and query values reach the handler undecoded
+    (eki_mhd_no_unescape). `completed` (MHD_OPTION_NOTIFY_COMPLETED) gets `cls` too.
+    NULL when the daemon cannot start (errno says why). */
+static inline struct MHD_Daemon *eki_mhd_start(const struct eki_mhd_settings *s,
+                                               MHD_AccessHandlerCallback handler,
+                                               MHD_RequestCompletedCallback completed, void *cls) {
+    unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
+    if (s->ipv6) flags |= MHD_USE_IPv6;
+    struct MHD_OptionItem options[] = {
+        { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->threads, NULL },
+        { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory, NULL },
+        { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)s->connection_limit, NULL },
+        { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->timeout, NULL },
+        { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)s->backlog, NULL },
+        { MHD_OPTION_SOCK_ADDR, 0, (void *)s->address },
+        { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&eki_mhd_no_unescape, NULL },
+        { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls },
+        { MHD_OPTION_END, 0, NULL },
+    };
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/** MHD_YES and MHD_NO as values of the callbacks' result type. */
+static inline enum MHD_Result eki_mhd_yes(void) { return MHD_YES; }
+static inline enum MHD_Result eki_mhd_no(void) { return MHD_NO; }
+
+/** Request header fields and query arguments, for MHD_get_connection_values. */
+static inline enum MHD_ValueKind eki_mhd_header_kind(void) { return MHD_HEADER_KIND; }
+static inline enum MHD_ValueKind eki_mhd_query_kind(void) { return MHD_GET_ARGUMENT_KIND; }
+
+/** A response whose body libmicrohttpd copies (MHD_RESPMEM_MUST_COPY). */
+static inline struct MHD_Response *eki_mhd_response_copy(const void *data, size_t size) {
+    return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+}
+
+/** The port the daemon listens on (useful after binding port 0); 0 when unknown. */
+static inline uint16_t eki_mhd_bound_port(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/** MHD_OPTION_UNESCAPE_CALLBACK that leaves text as it is: the server decodes the path and the
+    query itself, so that an encoded slash (%2F) can be told from a real one. */
+static inline size_t eki_mhd_no_unescape(void *cls, struct MHD_Connection *c, char *s) {
+    (void)cls; (void)c;
+    size_t n = 0;
+    while (s[n]) n++;
+    return n;
+}
+
+#endif

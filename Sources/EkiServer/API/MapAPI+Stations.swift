@@ -1,0 +1,166 @@
+import EkiKit
+
+/// `/api/bbox`, `/api/nearest` and `/api/search`: FeatureCollections of entries, each feature
+/// with the properties `eki … --format geojson` writes plus `visited` and `completed`.
+extension MapAPI {
+    /// `GET /api/bbox?bbox=minLon,minLat,maxLon,maxLat[&limit=N][&filter=…][&include_closed=0|1]`:
+    /// the entries in the box, sorted by key; with `limit`, the N nearest the box centre
+    /// (geodesic, ties by key), nearest first. `total` is the number in the box (after the filter).
+    func bbox(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["bbox", "limit", "filter", "include_closed"])
+        guard let box = try p.bbox() else { throw APIError.bad("parameter 'bbox' is required (minLon,minLat,maxLon,maxLat)") }
+        let limit = try p.int("limit", default: nil, min: 1, max: 1_000_000)
+        let filter = try p.filter()
+        let includeClosed = try p.includeClosed()
+        let body: [UInt8] = try readers.with { ctx in
+            try ctx.snapshot { visits in
+                var out: [UInt8] = []
+                if filter == .all {
+                    var hits = try ctx.store.stationHits(in: box, includeClosed: includeClosed)
+                    let entries = try Self.order(&hits, limit: limit, box: box, includeClosed: includeClosed, ctx: ctx)
+                    Self.collectionStart(total: hits.count, capacity: entries.count * 420, into: &out)
+                    for (i, e) in entries.enumerated() {
+                        if i > 0 { out.append(UInt8(ascii: ",")) }
+                        StationFeatures.append(head: e.head, distance: nil, completion: visits.completion(of: e.key), to: &out)
+                    }
+                } else {
+                    let found = try ctx.store.stations(in: box, limit: limit, includeClosed: includeClosed,
+                                                       visits: visits, filter: filter)
+                    let visitedInBox = visits.stations.filter { ($0.isOpen || includeClosed) && box.contains($0.coordinate) }.count
+                    let total = filter == .visited ? visitedInBox
+                        : try ctx.store.stationHits(in: box, includeClosed: includeClosed).count - visitedInBox
+                    Self.collectionStart(total: total, capacity: found.count * 420, into: &out)
+                    for (i, s) in found.enumerated() {
+                        if i > 0 { out.append(UInt8(ascii: ",")) }
+                        StationFeatures.append(head: StationFeatures.head(s), distance: nil, completion: visits.completion(of: s.key), to: &out)
+                    }
+                }
+                JSONBytes.append("]}", to: &out)
+                return out
+            }
+        }
+        return .json(body)
+    }
+
+    /// The hits as `stations(in:limit:)` orders them: by key, or with a limit nearest the box
+    /// centre first (geodesic, ties by key), cut to the limit.
+    ///
+    /// A box holding many more entries than the limit (a city at low zoom) is answered by the
+    /// best-first k-NN from the centre (`nearestHits`, same order: distance, then key), keeping
+    /// those inside the box and asking for twice as many until `limit` are inside — instead of
+    /// the exact distance of every entry in the box.
+    static func order(_ hits: inout [StationHit], limit: Int?, box: BoundingBox, includeClosed: Bool,
+                      ctx: ReaderContext) throws -> [FeatureCache.Entry] {
+        guard let limit else {
+            return try hits.map { try ctx.features.entry($0.fid, store: ctx.store) }.sorted { $0.key < $1.key }
+        }
+        let centre = box.center
+        if hits.count > 2 * limit {
+            var k = limit
+            while true {
+                let near = try ctx.store.nearestHits(to: centre, k: k, includeClosed: includeClosed)
+                let inside = near.filter { box.contains($0.coordinate) }
+                if inside.count >= limit || near.count < k {
+                    return try inside.prefix(limit).map { try ctx.features.entry($0.fid, store: ctx.store) }
+                }
+                k *= 2
+            }
+        }
+        for i in hits.indices { hits[i].distance = Geodesic.distance(centre, hits[i].coordinate) }
+        hits.sort { $0.distance < $1.distance }
+        var n = min(limit, hits.count)
+        while n > 0 && n < hits.count && hits[n].distance == hits[n - 1].distance { n += 1 }
+        var chosen = try hits[..<n].map { (d: $0.distance, e: try ctx.features.entry($0.fid, store: ctx.store)) }
+        chosen.sort { $0.d != $1.d ? $0.d < $1.d : $0.e.key < $1.e.key }
+        return chosen.prefix(limit).map(\.e)
+    }
+
+    static func collectionStart(total: Int?, capacity: Int, into out: inout [UInt8]) {
+        out.reserveCapacity(capacity + 64)
+        JSONBytes.append("{\"type\":\"FeatureCollection\",", to: &out)
+        if let total { JSONBytes.append("\"total\":\(total),", to: &out) }
+        JSONBytes.append("\"features\":[", to: &out)
+    }
+
+    /// `GET /api/nearest?lat=&lon=[&k=10][&filter=…][&include_closed=0|1]`: the k entries
+    /// nearest the point by geodesic distance, nearest first (ties by key), with `distance_m`.
+    func nearest(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["lat", "lon", "k", "filter", "include_closed"])
+        let point = Coordinate(lat: try p.double("lat", in: -90...90), lon: try p.double("lon", in: -180...180))
+        let k = try p.int("k", default: 10, min: 1, max: 10_000)!
+        let filter = try p.filter()
+        let includeClosed = try p.includeClosed()
+        let body: [UInt8] = try readers.with { ctx in
+            try ctx.snapshot { visits in
+                var out: [UInt8] = []
+                Self.collectionStart(total: nil, capacity: k * 440, into: &out)
+                if filter == .all {
+                    for (i, h) in try ctx.store.nearestHits(to: point, k: k, includeClosed: includeClosed).enumerated() {
+                        if i > 0 { out.append(UInt8(ascii: ",")) }
+                        let e = try ctx.features.entry(h.fid, store: ctx.store)
+                        StationFeatures.append(head: e.head, distance: h.distance, completion: visits.completion(of: e.key), to: &out)
+                    }
+                } else {
+                    let found = try ctx.store.nearest(to: point, k: k, includeClosed: includeClosed, visits: visits, filter: filter)
+                    for (i, d) in found.enumerated() {
+                        if i > 0 { out.append(UInt8(ascii: ",")) }
+                        StationFeatures.append(head: StationFeatures.head(d.station), distance: d.distance,
+                                               completion: visits.completion(of: d.station.key), to: &out)
+                    }
+                }
+                JSONBytes.append("]}", to: &out)
+                return out
+            }
+        }
+        return .json(body)
+    }
+
+    /// `GET /api/search?q=[&by=name|reading|line|operator|any][&match=prefix|partial][&bbox=]
+    /// [&near=LAT,LON][&limit=20][&filter=…][&include_closed=0|1]`: as `eki search`, each
+    /// feature with `matched_field` and `match` (exact, prefix or partial), and `distance_m`
+    /// with `near`.
+    func search(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["q", "by", "match", "bbox", "near", "limit", "filter", "include_closed"])
+        let query = try p.required("q")
+        var options = SearchOptions(includeClosed: try p.includeClosed())
+        if let by = p["by"] {
+            guard let s = SearchOptions.Scope(rawValue: by) else {
+                throw APIError.bad("'by' must be one of \(SearchOptions.Scope.allCases.map(\.rawValue).joined(separator: ", ")), got '\(by)'")
+            }
+            options.by = s
+        }
+        if let m = p["match"] {
+            guard let match = SearchOptions.Match(rawValue: m) else { throw APIError.bad("'match' must be prefix or partial, got '\(m)'") }
+            options.match = match
+        }
+        options.bbox = try p.bbox()
+        options.near = try p.point("near")
+        let limit = try p.int("limit", default: 20, min: 1, max: 10_000)!
+        options.limit = limit
+        let filter = try p.filter()
+        let body: [UInt8] = try readers.with { ctx in
+            try ctx.snapshot { visits in
+                var o = options
+                if filter != .all { o.limit = nil }
+                var hits: [SearchHit]
+                do { hits = try ctx.store.search(query, options: o) } catch let e as SearchError { throw APIError(500, "search_index", e.description) }
+                if filter != .all {
+                    let kept = Set(visits.filter(hits.map(\.station), filter).map(\.key))
+                    hits = Array(hits.filter { kept.contains($0.station.key) }.prefix(limit))
+                }
+                var out: [UInt8] = []
+                Self.collectionStart(total: nil, capacity: hits.count * 460, into: &out)
+                for (i, h) in hits.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    StationFeatures.append(head: StationFeatures.head(h.station), distance: h.distance,
+                                           extra: [("matched_field", h.field.rawValue),
+                                                   ("match", h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial")],
+                                           completion: visits.completion(of: h.station.key), to: &out)
+                }
+                JSONBytes.append("]}", to: &out)
+                return out
+            }
+        }
+        return .json(body)
+    }
+}

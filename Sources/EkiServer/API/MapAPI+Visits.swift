@@ -1,0 +1,174 @@
+import EkiGeocoding
+import EkiKit
+import Foundation
+
+/// `/api/station`, `/api/visits`, `/api/stats` and `/api/geocode`.
+extension MapAPI {
+    /// `GET /api/station?key=KEY`: one entry whole (`StationDetail.json`); aliases resolve;
+    /// 404 for an unknown key.
+    func station(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["key"])
+        let key = try p.required("key")
+        let detail = try readers.with { ctx in
+            try ctx.snapshot { visits in try StationDetail.load(key: key, store: ctx.store, log: ctx.log, visited: visits) }
+        }
+        guard let detail else { throw APIError(404, "unknown_station", "no entry with key '\(key)'") }
+        return .json(detail.json)
+    }
+
+    /// `POST /api/visits` with `{"key": KEY, "date": "YYYY[-MM[-DD]]"|null, "kind": …|null,
+    /// "note": …|null}` (JSON, `X-Eki-Token`): records a visit under the entry's current key.
+    /// 201 with the visit and the entry's `visited` / `completed`; 404 unknown key; 409 when the
+    /// log already holds that key, date and kind.
+    func addVisit(_ r: HTTPRequest) throws -> HTTPResponse {
+        guard (r.headers["content-type"] ?? "").lowercased().hasPrefix("application/json") else {
+            throw APIError(415, "unsupported_media_type", "send the visit as application/json")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(r.body)), let fields = object as? [String: Any] else {
+            throw APIError.bad("the body must be a JSON object {key, date, kind, note}")
+        }
+        if let unknown = fields.keys.sorted().first(where: { !["key", "date", "kind", "note"].contains($0) }) {
+            throw APIError.bad("unknown field '\(unknown)' (allowed: key, date, kind, note)")
+        }
+        func text(_ name: String) throws(APIError) -> String? {
+            switch fields[name] {
+            case nil, is NSNull: return nil
+            case let s as String: return s
+            default: throw APIError.bad("'\(name)' must be a string or null")
+            }
+        }
+        guard let key = try text("key"), !key.isEmpty else { throw APIError.bad("'key' is required") }
+        let date: VisitDate
+        let dateText = try text("date") ?? ""
+        do { date = try VisitDate(parsing: dateText) } catch { throw APIError.bad(error.description) }
+        var kind: VisitKind?
+        if let k = try text("kind") {
+            guard let parsed = VisitKind(rawValue: k) else {
+                throw APIError.bad("'kind' must be one of \(VisitKind.allCases.map(\.rawValue).joined(separator: ", ")) or null, got '\(k)'")
+            }
+            kind = parsed
+        }
+        let note = try text("note").flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
+        guard let station = try readers.with({ try $0.store.resolve(key: key) }) else {
+            throw APIError(404, "unknown_station", "no entry with key '\(key)'")
+        }
+        let visit: Visit
+        do {
+            visit = try writer.write { log in
+                let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: note))
+                try log.rememberSources(of: station, forKey: station.key)
+                return v
+            }
+        } catch let e as VisitLogError {
+            throw APIError(409, "duplicate_visit", e.description)
+        }
+        return .json(try visitAnswer(visit), status: 201)
+    }
+
+    /// `DELETE /api/visits/{id}` (`X-Eki-Token`): removes one visit; 200 with it, 404 when there
+    /// is none.
+    func removeVisit(_ r: HTTPRequest, id text: String) throws -> HTTPResponse {
+        guard let id = Int64(text), id > 0 else { throw APIError.bad("a visit id is a whole number ≥ 1, got '\(text)'") }
+        let removed: Visit
+        do {
+            removed = try writer.write { try $0.remove(ids: [id]) }[0]
+        } catch VisitLogError.noSuchVisit {
+            throw APIError(404, "unknown_visit", "no visit with id \(id)")
+        }
+        return .json(try visitAnswer(removed))
+    }
+
+    /// `{"visit": {id, key, date, kind, note}, "visited": …, "completed": …}` as the readers see
+    /// the log now.
+    func visitAnswer(_ v: Visit) throws -> [UInt8] {
+        let completion = try readers.with { ctx in try ctx.snapshot { $0.completion(of: v.stationKey) } }
+        var out: [UInt8] = []
+        JSONBytes.append("{\"visit\":", to: &out)
+        StationDetail.appendVisit(v, to: &out)
+        JSONBytes.append(completion != nil ? ",\"visited\":true,\"completed\":" : ",\"visited\":false,\"completed\":", to: &out)
+        JSONBytes.appendOptional(completion?.text, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+
+    /// `GET /api/stats[?by=operator|line|prefecture|class]`: as `eki stats --format json`
+    /// (`groups`, `total`, `closed_visited`, `orphaned_keys`; percent with two decimals).
+    func stats(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["by"])
+        var grouping: VisitGrouping?
+        if let by = p["by"] {
+            guard let g = VisitGrouping(rawValue: by) else {
+                throw APIError.bad("'by' must be one of \(VisitGrouping.allCases.map(\.rawValue).joined(separator: ", ")), got '\(by)'")
+            }
+            grouping = g
+        }
+        let stats = try readers.with { ctx in try ctx.snapshot { try $0.statistics(store: ctx.store, by: grouping) } }
+        let name = grouping?.rawValue ?? "group"
+        func row(_ t: VisitTally, _ out: inout [UInt8]) {
+            out.append(UInt8(ascii: "{")); JSONBytes.appendQuoted(name, to: &out); out.append(UInt8(ascii: ":"))
+            JSONBytes.appendQuoted(t.group, to: &out)
+            JSONBytes.append(",\"visited\":\(t.visited),\"total\":\(t.total),\"percent\":", to: &out)
+            JSONBytes.appendNumber((t.percent * 100).rounded() / 100, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        var out: [UInt8] = []
+        JSONBytes.append("{\"groups\":[", to: &out)
+        for (i, g) in stats.groups.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            row(g, &out)
+        }
+        JSONBytes.append("],\"total\":", to: &out)
+        row(stats.total, &out)
+        JSONBytes.append(",\"closed_visited\":\(stats.closedVisited),\"orphaned_keys\":\(stats.orphanedKeys)}", to: &out)
+        return .json(out)
+    }
+
+    /// `GET /api/geocode?q=[&provider=P[,P]][&limit=10]`: candidate places as `eki geocode
+    /// --format geojson` writes them (Points with `bbox`; properties rank, title, provider),
+    /// from the same providers, cache and request spacing. 404 when nothing is found, 502 when
+    /// a web service fails.
+    func geocode(_ r: HTTPRequest) throws -> HTTPResponse {
+        let p = try APIParameters(r, allowed: ["q", "provider", "limit"])
+        let query = try p.required("q")
+        let limit = try p.int("limit", default: 10, min: 1, max: 40)!
+        var providers: [GeocodeProvider]?
+        if let list = p["provider"] {
+            do { providers = try GeocodeProvider.list(parsing: list) } catch { throw APIError.bad("'provider': \(error.description)") }
+        }
+        let found: [GeocodeCandidate]
+        do {
+            found = try readers.with { ctx in
+                try ctx.geocoder.geocode(query, options: GeocodeOptions(limit: limit, providers: providers))
+            }
+        } catch let e as GeocodingError {
+            switch e {
+            case .notFound: throw APIError(404, "not_found", e.description)
+            case .badRequest: throw APIError.bad(e.description)
+            default: throw APIError(502, "geocoder_failed", e.description)
+            }
+        }
+        var out: [UInt8] = []
+        JSONBytes.append("{\"type\":\"FeatureCollection\",\"features\":[", to: &out)
+        for (i, c) in found.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONBytes.append("{\"type\":\"Feature\"", to: &out)
+            if let b = c.bbox {
+                JSONBytes.append(",\"bbox\":[", to: &out)
+                for (j, x) in [b.minLon, b.minLat, b.maxLon, b.maxLat].enumerated() {
+                    if j > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONBytes.appendNumber(x, to: &out)
+                }
+                out.append(UInt8(ascii: "]"))
+            }
+            JSONBytes.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &out)
+            JSONBytes.appendNumber(c.coordinate.lon, to: &out); out.append(UInt8(ascii: ","))
+            JSONBytes.appendNumber(c.coordinate.lat, to: &out)
+            JSONBytes.append("]},\"properties\":{\"rank\":\(i + 1),\"title\":", to: &out)
+            JSONBytes.appendQuoted(c.title, to: &out)
+            JSONBytes.append(",\"provider\":", to: &out); JSONBytes.appendQuoted(c.provider.rawValue, to: &out)
+            JSONBytes.append("}}", to: &out)
+        }
+        JSONBytes.append("]}", to: &out)
+        return .json(out)
+    }
+}

@@ -1,0 +1,148 @@
+import EkiKit
+import Foundation
+
+/// The router: checks a request (Host, Origin, token, read-only), sends it to its handler and
+/// turns errors into `{"error": code, "message": …}` answers.
+///
+/// | method | path | |
+/// |---|---|---|
+/// | GET | `/api/bbox`, `/api/nearest`, `/api/search`, `/api/geocode`, `/api/station`, `/api/stats` | reads |
+/// | POST | `/api/visits` | record a visit |
+/// | DELETE | `/api/visits/{id}` | remove one |
+/// | GET | `/`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
+final class MapAPI: @unchecked Sendable {
+    let configuration: MapServerConfiguration
+    let token: String
+    let readers: ReaderPool
+    let writer: VisitWriter
+    let web: StaticFiles
+    let leaflet: StaticFiles?
+    /// Set once, right after the daemon binds (before any request is answered).
+    var port: UInt16 = 0
+
+    static let tokenHeader = "x-eki-token"
+
+    init(configuration: MapServerConfiguration, token: String, readers: ReaderPool, writer: VisitWriter,
+         web: StaticFiles, leaflet: StaticFiles?) {
+        self.configuration = configuration
+        self.token = token
+        self.readers = readers
+        self.writer = writer
+        self.web = web
+        self.leaflet = leaflet
+    }
+
+    func respond(_ request: HTTPRequest) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            try checkOrigin(request)
+            response = try route(request)
+        } catch let e as APIError {
+            response = e.response
+        } catch {
+            response = .error(500, "internal", "\(error)")
+        }
+        response.headers.append(("X-Content-Type-Options", "nosniff"))
+        response.headers.append(("Referrer-Policy", "no-referrer"))
+        response.headers.append(("X-Frame-Options", "DENY"))
+        return response
+    }
+
+    /// The hosts a browser may call this server by: for a loopback address only loopback
+    /// names (so a foreign site cannot reach it through DNS rebinding).
+    func checkOrigin(_ r: HTTPRequest) throws(APIError) {
+        let host = r.headers["host"] ?? ""
+        if configuration.listen.isLoopback {
+            let allowed = ["127.0.0.1", "localhost", "[::1]", configuration.listen.host].map { "\($0):\(port)" }
+            guard allowed.contains(host.lowercased()) else {
+                throw APIError(403, "foreign_host", "Host '\(host)' is not this server's")
+            }
+        }
+        if let origin = r.headers["origin"], origin.lowercased() != "http://\(host.lowercased())" {
+            throw APIError(403, "foreign_origin", "requests from '\(origin)' are refused")
+        }
+    }
+
+    func checkWrite(_ r: HTTPRequest) throws(APIError) {
+        if configuration.readOnly { throw APIError(403, "read_only", "the server was started with --read-only") }
+        guard let t = r.headers[Self.tokenHeader], t == token else {
+            throw APIError(403, "bad_token", "writes need the page's token in the X-Eki-Token header")
+        }
+    }
+
+    func route(_ r: HTTPRequest) throws -> HTTPResponse {
+        let path = r.rawPath
+        if path.hasPrefix("/api/") {
+            let get = r.method == "GET" || r.method == "HEAD"
+            func only(_ ok: Bool) throws(APIError) {
+                if !ok { throw APIError(405, "method_not_allowed", "\(r.method) is not allowed on \(path)") }
+            }
+            switch path {
+            case "/api/bbox": try only(get); return try bbox(r)
+            case "/api/nearest": try only(get); return try nearest(r)
+            case "/api/search": try only(get); return try search(r)
+            case "/api/geocode": try only(get); return try geocode(r)
+            case "/api/station": try only(get); return try station(r)
+            case "/api/stats": try only(get); return try stats(r)
+            case "/api/visits": try only(r.method == "POST"); try checkWrite(r); return try addVisit(r)
+            default:
+                if path.hasPrefix("/api/visits/") {
+                    try only(r.method == "DELETE")
+                    try checkWrite(r)
+                    return try removeVisit(r, id: String(path.dropFirst("/api/visits/".count)))
+                }
+                throw APIError(404, "not_found", "no API at \(path)")
+            }
+        }
+        guard r.method == "GET" || r.method == "HEAD" else {
+            throw APIError(405, "method_not_allowed", "\(r.method) is not allowed on \(path)")
+        }
+        return try staticFile(path)
+    }
+
+    // MARK: The page
+
+    func staticFile(_ path: String) throws(APIError) -> HTTPResponse {
+        let notFound = APIError(404, "not_found", "no file at \(path)")
+        if path == "/" || path == "/index.html" {
+            guard let file = web.file("index.html"), let bytes = StaticFiles.read(file) else { throw notFound }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                       ("Content-Security-Policy", Self.contentSecurityPolicy)],
+                                body: Array(pageHTML(String(decoding: bytes, as: UTF8.self)).utf8))
+        }
+        let file: String?
+        if path.hasPrefix("/leaflet/") {
+            file = leaflet?.file(String(path.dropFirst("/leaflet/".count)))
+        } else {
+            file = web.file(String(path.dropFirst()))
+        }
+        guard let file, let bytes = StaticFiles.read(file) else { throw notFound }
+        return HTTPResponse(status: 200, headers: [("Content-Type", StaticFiles.contentType(file)), ("Cache-Control", "no-cache")],
+                            body: bytes)
+    }
+
+    /// Scripts and styles from this server only; tiles (images) from anywhere the tile URL says.
+    static let contentSecurityPolicy =
+        "default-src 'self'; img-src 'self' data: http: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
+
+    /// index.html with the token and the page settings filled in (`{{TOKEN}}`, `{{CONFIG}}`).
+    func pageHTML(_ template: String) -> String {
+        var config: [UInt8] = []
+        JSONBytes.append("{\"pins\":\(configuration.pins),\"readOnly\":\(configuration.readOnly),\"tiles\":", to: &config)
+        if let t = configuration.tiles {
+            JSONBytes.append("{\"url\":", to: &config); JSONBytes.appendQuoted(t.url, to: &config)
+            JSONBytes.append(",\"attribution\":", to: &config); JSONBytes.appendQuoted(t.attribution, to: &config)
+            JSONBytes.append("}", to: &config)
+        } else {
+            JSONBytes.append("null", to: &config)
+        }
+        JSONBytes.append(",\"leaflet\":\(leaflet?.file("leaflet.js") != nil)}", to: &config)
+        return template.replacingOccurrences(of: "{{TOKEN}}", with: Self.attribute(token))
+            .replacingOccurrences(of: "{{CONFIG}}", with: Self.attribute(String(decoding: config, as: UTF8.self)))
+    }
+
+    static func attribute(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+    }
+}

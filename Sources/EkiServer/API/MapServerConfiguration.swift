@@ -1,0 +1,62 @@
+import EkiGeocoding
+import Foundation
+
+/// Everything `eki serve` can be told. Paths are files on this machine.
+public struct MapServerConfiguration: Sendable {
+    /// The station database (opened read-only, one connection per worker thread).
+    public var databasePath: String
+    /// The visit log (created at start unless `readOnly`).
+    public var visitsPath: String
+    /// Where to listen; loopback by default.
+    public var listen: ListenAddress
+    /// The page's background map; nil draws prefecture outlines only (`--tiles none`).
+    public var tiles: TileSource?
+    /// Refuse every write (403).
+    public var readOnly: Bool
+    /// The page's pin cap: at most this many pins per view, nearest the centre first.
+    public var pins: Int
+    /// Worker threads (each with its own read connections).
+    public var threads: Int
+    /// The page's folder; nil serves the files built into the program.
+    public var webRoot: String?
+    /// Where Debian's libjs-leaflet installs Leaflet; served under `/leaflet/`.
+    public var leafletRoot: String
+    /// Geocoding for `/api/geocode` (endpoints, cache, User-Agent), as `eki geocode` uses it.
+    public var geocoder: GeocoderConfiguration
+    public var limits: HTTPLimits
+
+    public static let debianLeaflet = "/usr/share/javascript/leaflet"
+
+    public init(databasePath: String, visitsPath: String, listen: ListenAddress = .defaultAddress,
+                tiles: TileSource? = .openStreetMap, readOnly: Bool = false, pins: Int = 300, threads: Int = 4,
+                webRoot: String? = nil, leafletRoot: String = Self.debianLeaflet,
+                geocoder: GeocoderConfiguration = GeocoderConfiguration(), limits: HTTPLimits = HTTPLimits()) {
+        self.databasePath = databasePath
+        self.visitsPath = visitsPath
+        self.listen = listen
+        self.tiles = tiles
+        self.readOnly = readOnly
+        self.pins = pins
+        self.threads = threads
+        self.webRoot = webRoot
+        self.leafletRoot = leafletRoot
+        self.geocoder = geocoder
+        self.limits = limits
+    }
+}
+
+/// A slippy-map tile URL template (`{z}/{x}/{y}`) and the credit it needs.
+public struct TileSource: Sendable, Equatable {
+    public var url: String
+    public var attribution: String
+
+    public init(url: String, attribution: String) {
+        self.url = url
+        self.attribution = attribution
+    }
+
+    /// The OpenStreetMap standard layer (tile usage policy: https://operations.osmfoundation.org/policies/tiles/).
+    public static let openStreetMap = TileSource(
+        url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
+        attribution: "© <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors")
+}

@@ -1,0 +1,81 @@
+import EkiGeocoding
+import EkiKit
+import Foundation
+
+/// One worker's read side: its own read-only connections to the station database and the visit
+/// log, the visited entries resolved for the current versions of both files, the feature cache
+/// and a geocoder. Used by one request at a time (`ReaderPool`).
+final class ReaderContext {
+    let store: StationStore
+    let log: VisitLog
+    let geocoder: Geocoder
+    let features = FeatureCache()
+    private var storeVersion: UInt32?
+    private var logVersion: UInt32?
+    private var cachedVisits: VisitedStations?
+
+    init(configuration c: MapServerConfiguration, logExists: Bool) throws {
+        store = try StationStore(path: c.databasePath, readOnly: true)
+        log = logExists ? try VisitLog(path: c.visitsPath, create: false) : try VisitLog.empty()
+        geocoder = try Geocoder(configuration: c.geocoder, stations: StoreGazetteer(store: store))
+    }
+
+    /// Runs `body` on one version of the station database (a read transaction: an import that
+    /// commits meanwhile is seen by the next request, never half), with the visited entries
+    /// current for that version and the log's latest.
+    func snapshot<T>(_ body: (VisitedStations) throws -> T) throws -> T {
+        try store.readSnapshot {
+            let sv = try store.dataVersion()
+            if sv != storeVersion {
+                features.removeAll()
+                cachedVisits = nil
+                storeVersion = sv
+            }
+            let lv = try log.dataVersion()
+            if lv != logVersion || cachedVisits == nil {
+                cachedVisits = try log.readSnapshot { try VisitedStations(log: log, store: store) }
+                logVersion = lv
+            }
+            return try body(cachedVisits!)
+        }
+    }
+}
+
+/// The workers' contexts: a request takes one for its duration and gives it back. There are as
+/// many as worker threads, so a request never waits for one in practice.
+final class ReaderPool: @unchecked Sendable {
+    private var free: [ReaderContext]
+    private let condition = NSCondition()
+
+    init(_ contexts: [ReaderContext]) { free = contexts }
+
+    func with<T>(_ body: (ReaderContext) throws -> T) rethrows -> T {
+        condition.lock()
+        while free.isEmpty { condition.wait() }
+        let c = free.removeLast()
+        condition.unlock()
+        defer {
+            condition.lock()
+            free.append(c)
+            condition.signal()
+            condition.unlock()
+        }
+        return try body(c)
+    }
+}
+
+/// The one writer of the visit log: writes are serialized here (the readers see them at their
+/// next request through the log's data version).
+final class VisitWriter: @unchecked Sendable {
+    private let log: VisitLog?
+    private let lock = NSLock()
+
+    init(log: VisitLog?) { self.log = log }
+
+    func write<T>(_ body: (VisitLog) throws -> T) throws -> T {
+        guard let log else { throw APIError(403, "read_only", "the server was started with --read-only") }
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(log)
+    }
+}

@@ -1,0 +1,90 @@
+import EkiKit
+
+/// One entry whole, as the station screen shows it (`/api/station`, `eki show`): the entry, its
+/// visits (those recorded under its key or under keys that resolve to it) and its completion
+/// date.
+public struct StationDetail: Sendable {
+    public var station: Station
+    /// In log order (date, then id).
+    public var visits: [Visit]
+    /// The first counting visit's date; nil when not visited, `.unknown` when undated.
+    public var completed: VisitDate?
+
+    /// The entry `key` refers to now (aliases followed), or nil.
+    /// - Throws: `SQLiteError`.
+    public static func load(key: String, store: StationStore, log: VisitLog, visited: VisitedStations) throws -> StationDetail? {
+        guard let s = try store.resolve(key: key) else { return nil }
+        return try load(station: s, store: store, log: log, visited: visited)
+    }
+
+    /// The detail of `station`.
+    public static func load(station s: Station, store: StationStore, log: VisitLog, visited: VisitedStations) throws -> StationDetail {
+        var resolved: [String: String?] = [s.key: s.key]
+        var visits: [Visit] = []
+        for v in try log.visits() {
+            if resolved[v.stationKey] == nil { resolved[v.stationKey] = .some(try log.resolve(v.stationKey, in: store)?.key) }
+            if resolved[v.stationKey]! == s.key { visits.append(v) }
+        }
+        return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key))
+    }
+
+    /// A GeoJSON Feature: the properties of `eki … --format geojson`, then `visited`,
+    /// `completed`, `former_names`, `retired` (date or null) and `visits`
+    /// (`[{id, key, date, kind, note}]`, date null when unknown).
+    public var json: String {
+        var head = StationFeatures.head(station)
+        JSONBytes.append(",\"former_names\":", to: &head)
+        JSONBytes.appendStrings(station.formerNames, to: &head)
+        JSONBytes.append(",\"retired\":", to: &head)
+        JSONBytes.appendOptional(station.retired, to: &head)
+        JSONBytes.append(",\"visits\":[", to: &head)
+        for (i, v) in visits.enumerated() {
+            if i > 0 { head.append(UInt8(ascii: ",")) }
+            Self.appendVisit(v, to: &head)
+        }
+        head.append(UInt8(ascii: "]"))
+        var out: [UInt8] = []
+        StationFeatures.append(head: head, distance: nil, completion: completed, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func appendVisit(_ v: Visit, to out: inout [UInt8]) {
+        JSONBytes.append("{\"id\":\(v.id),\"key\":", to: &out)
+        JSONBytes.appendQuoted(v.stationKey, to: &out)
+        JSONBytes.append(",\"date\":", to: &out); JSONBytes.appendOptional(v.date.text, to: &out)
+        JSONBytes.append(",\"kind\":", to: &out); JSONBytes.appendOptional(v.kind?.rawValue, to: &out)
+        JSONBytes.append(",\"note\":", to: &out); JSONBytes.appendOptional(v.note, to: &out)
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// For people: one `field: value` line each, then the visits.
+    public var text: String {
+        let s = station
+        var lines: [(String, String)] = [
+            ("name", s.name + (s.isOpen ? "" : s.retired != nil ? " (retired \(s.retired!))" : " (closed)")),
+            ("reading", s.reading ?? "-"), ("latin name", s.latinName ?? "-"),
+            ("operator", [s.operatorLabel, s.operatorName].compactMap { $0 }.uniqued().joined(separator: " / ") + " (\(s.operatorID))"),
+            ("class", s.serviceClass == .shinkansen ? "新幹線 (shinkansen)" : "在来線 (conventional)"),
+            ("lines", s.lines.isEmpty ? "-" : s.lines.joined(separator: ", ")),
+            ("prefecture", s.prefecture ?? "-"),
+            ("point", "\(s.coordinate.lat), \(s.coordinate.lon)"),
+            ("sources", s.sources.map(\.description).joined(separator: ", ")),
+            ("completed", completed.map { $0.text ?? "yes (date unknown)" } ?? "not yet"),
+            ("key", s.key),
+        ]
+        if !s.formerNames.isEmpty { lines.insert(("former names", s.formerNames.joined(separator: ", ")), at: 1) }
+        var out = lines.map { "\($0.0.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
+        out += "visits (\(visits.count))\(visits.isEmpty ? "" : ":")\n"
+        for v in visits {
+            out += "  \(v.id)  \(v.date)  \(v.kind?.rawValue ?? "-")\(v.note.map { "  \($0)" } ?? "")\n"
+        }
+        return out
+    }
+}
+
+extension Array where Element: Hashable {
+    fileprivate func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,203 @@
+import CMicroHTTPD
+import Foundation
+import Synchronization
+
+/// Size limits on what a client may send; past them the answer is 413 and the request is not
+/// handled.
+public struct HTTPLimits: Sendable {
+    /// Bytes of the request target (path and query).
+    public var maxTarget: Int
+    /// Bytes of all header names and values together.
+    public var maxHeaderBytes: Int
+    /// Bytes of the body.
+    public var maxBody: Int
+
+    public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024) {
+        self.maxTarget = maxTarget
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxBody = maxBody
+    }
+}
+
+/// An HTTP/1.1 server on libmicrohttpd: the one owner of an `MHD_Daemon`. It parses requests
+/// (libmicrohttpd does: no HTTP parsing here), enforces `HTTPLimits`, and calls `handler` on one
+/// of `threads` worker threads, each serving its own connections; handlers therefore run in
+/// parallel, up to `threads` at once.
+///
+/// The path reaches the handler still percent-encoded (libmicrohttpd's unescaping is turned off)
+/// so that `%2F` can be refused; query values are decoded here.
+public final class HTTPServer: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    let handler: Handler
+    let limits: HTTPLimits
+    private var daemon: OpaquePointer?
+    /// Requests received and not yet answered (for a clean stop).
+    private let inFlight = Mutex(0)
+    /// The port the server listens on (the chosen one when the address asked for port 0).
+    public private(set) var port: UInt16 = 0
+
+    /// Binds `address` and starts serving.
+    /// - Throws: `ServerError.cannotListen` when the host does not resolve or the port cannot
+    ///   be bound (in use, not permitted).
+    public init(address: ListenAddress, threads: Int, limits: HTTPLimits = HTTPLimits(), handler: @escaping Handler) throws {
+        self.handler = handler
+        self.limits = limits
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICSERV
+        var res: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(address.host, String(address.port), &hints, &res)
+        guard rc == 0, let info = res else {
+            throw ServerError.cannotListen(address.description, String(cString: gai_strerror(rc)))
+        }
+        defer { freeaddrinfo(res) }
+        var settings = eki_mhd_settings(ipv6: info.pointee.ai_family == AF_INET6 ? 1 : 0, threads: UInt32(max(1, threads)),
+                                        connection_memory: 64 * 1024, connection_limit: 512, timeout: 30, backlog: 256,
+                                        address: info.pointee.ai_addr)
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
+            guard let cls, let slot = conCls, let state = slot.pointee else { return }
+            Unmanaged<RequestState>.fromOpaque(state).release()
+            slot.pointee = nil
+            Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().inFlight.withLock { $0 -= 1 }
+        }
+        let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+            Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+                .access(connection!, url: url!, method: method!, uploadData: uploadData, uploadSize: uploadSize!, conCls: conCls!)
+        }
+        daemon = eki_mhd_start(&settings, access, completed, me)
+        guard let daemon else {
+            throw ServerError.cannotListen(address.description, String(cString: strerror(errno)))
+        }
+        port = eki_mhd_bound_port(daemon)
+    }
+
+    deinit { stop() }
+
+    /// Stops accepting connections, lets requests already received finish (up to `grace`
+    /// seconds), then closes every connection and joins the worker threads. Idempotent.
+    public func stop(grace: Double = 5) {
+        guard let d = daemon else { return }
+        daemon = nil
+        let listener = MHD_quiesce_daemon(d)
+        if listener >= 0 { close(listener) }
+        let deadline = Date().addingTimeInterval(grace)
+        while inFlight.withLock({ $0 }) > 0 && Date() < deadline { usleep(5_000) }
+        MHD_stop_daemon(d)
+    }
+
+    /// The state of one request between libmicrohttpd's calls: its body so far.
+    final class RequestState {
+        var body: [UInt8] = []
+        /// An answer was queued already, or the body is being dropped.
+        var refused = false
+        /// The body went past the limit: answer 413 when it ends.
+        var tooLarge = false
+        var dropped = 0
+    }
+
+    private func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
+                        uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
+                        conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        guard let raw = conCls.pointee else {
+            // First call: headers only. Refuse oversized targets, headers and announced bodies now.
+            let state = RequestState()
+            conCls.pointee = Unmanaged.passRetained(state).toOpaque()
+            inFlight.withLock { $0 += 1 }
+            let headers = Self.values(connection, eki_mhd_header_kind())
+            let headerBytes = headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
+            let targetBytes = strlen(url) + Self.values(connection, eki_mhd_query_kind())
+                .reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 }
+            var refusal: HTTPResponse?
+            if targetBytes > limits.maxTarget {
+                refusal = .error(413, "too_large", "the request target is longer than \(limits.maxTarget) bytes")
+            } else if headerBytes > limits.maxHeaderBytes {
+                refusal = .error(413, "too_large", "the header fields are longer than \(limits.maxHeaderBytes) bytes")
+            } else if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }),
+                      length > limits.maxBody {
+                refusal = .error(413, "too_large", "the body is longer than \(limits.maxBody) bytes")
+            }
+            if let refusal {
+                state.refused = true
+                return Self.queue(refusal, on: connection)
+            }
+            return eki_mhd_yes()
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(raw).takeUnretainedValue()
+        if uploadSize.pointee > 0 {
+            let n = uploadSize.pointee
+            uploadSize.pointee = 0
+            if state.refused {
+                // Past the limit the body is read and dropped, and 413 is the answer once it has
+                // ended (libmicrohttpd cannot answer in the middle of a chunked upload); a body
+                // far past the limit just closes the connection.
+                state.dropped += n
+                return state.dropped > 16 * limits.maxBody ? eki_mhd_no() : eki_mhd_yes()
+            }
+            if state.body.count + n > limits.maxBody {
+                state.refused = true
+                state.tooLarge = true
+                state.dropped = state.body.count + n
+                state.body = []
+                return eki_mhd_yes()
+            }
+            uploadData!.withMemoryRebound(to: UInt8.self, capacity: n) { state.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+            return eki_mhd_yes()
+        }
+        if state.tooLarge {
+            state.tooLarge = false
+            return Self.queue(.error(413, "too_large", "the body is longer than \(limits.maxBody) bytes"), on: connection)
+        }
+        if state.refused { return eki_mhd_yes() }
+        var query: [String: String] = [:]
+        var badQuery = false
+        for (k, v) in Self.values(connection, eki_mhd_query_kind()) {
+            guard let key = PercentEncoding.decode(k), let value = PercentEncoding.decode(v) else { badQuery = true; continue }
+            if query[key] == nil { query[key] = value }
+        }
+        var headers: [String: String] = [:]
+        for (k, v) in Self.values(connection, eki_mhd_header_kind()) where headers[k.lowercased()] == nil { headers[k.lowercased()] = v }
+        let request = HTTPRequest(method: String(cString: method), rawPath: String(cString: url), query: query,
+                                  badQuery: badQuery, headers: headers, body: state.body)
+        return Self.queue(handler(request), on: connection)
+    }
+
+    private static func queue(_ r: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let response: OpaquePointer? = r.body.withUnsafeBytes { eki_mhd_response_copy($0.baseAddress, $0.count) }
+        guard let response else { return eki_mhd_no() }
+        defer { MHD_destroy_response(response) }
+        for (name, value) in r.headers { _ = MHD_add_response_header(response, name, value) }
+        return MHD_queue_response(connection, UInt32(r.status), response)
+    }
+
+    /// Collects the values of one kind (header fields, query arguments) as sent.
+    private static func values(_ connection: OpaquePointer, _ kind: MHD_ValueKind) -> [(String, String)] {
+        final class Box { var pairs: [(String, String)] = [] }
+        let box = Box()
+        let iterator: MHD_KeyValueIterator = { cls, _, key, value in
+            let b = Unmanaged<Box>.fromOpaque(cls!).takeUnretainedValue()
+            b.pairs.append((key.map { String(cString: $0) } ?? "", value.map { String(cString: $0) } ?? ""))
+            return eki_mhd_yes()
+        }
+        _ = withExtendedLifetime(box) {
+            MHD_get_connection_values(connection, kind, iterator, Unmanaged.passUnretained(box).toOpaque())
+        }
+        return box.pairs
+    }
+}
+
+/// Errors starting or configuring the server.
+public enum ServerError: Error, CustomStringConvertible, Sendable {
+    case badListenAddress(String, String)
+    case cannotListen(String, String)
+    case misconfigured(String)
+
+    public var description: String {
+        switch self {
+        case .badListenAddress(let t, let why): return "invalid --listen '\(t)': \(why)"
+        case .cannotListen(let a, let why): return "cannot listen on \(a): \(why)"
+        case .misconfigured(let why): return why
+        }
+    }
+}

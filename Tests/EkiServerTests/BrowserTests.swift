@@ -1,0 +1,66 @@
+import EkiTestSupport
+import Foundation
+import Testing
+
+/// The whole map flow in real headless Chromium (`browser/map_flow.py`: Selenium driving Debian's
+/// chromium through chromium-driver) against the built `eki serve` on the real N02-23 +
+/// station_database database, with a loopback fake geocoder for 地点.
+@Suite struct BrowserTests {
+    static let python = "/usr/bin/python3"
+    static let chromium = "/usr/bin/chromium"
+    static let chromedriver = "/usr/bin/chromedriver"
+
+    /// The `eki` executable built beside this test bundle.
+    static var ekiBinary: String? {
+        let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for candidate in [dir, dir.deletingLastPathComponent()] {
+            let p = candidate.appendingPathComponent("eki").path
+            if FileManager.default.isExecutableFile(atPath: p) { return p }
+        }
+        return nil
+    }
+
+    static var seleniumInstalled: Bool {
+        guard FileManager.default.isExecutableFile(atPath: python) else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: python)
+        p.arguments = ["-c", "import selenium"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }
+
+    static var browserReady: Bool {
+        FileManager.default.isExecutableFile(atPath: chromium) && FileManager.default.isExecutableFile(atPath: chromedriver)
+            && seleniumInstalled
+    }
+
+    static var realData: Bool { TestPaths.n02CSV != nil && TestPaths.stationDatabaseMain != nil }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func theMapFlowInChromium() throws {
+        let folder = TestPaths.temporaryDirectory()
+        let db = folder.appendingPathComponent("stations.gpkg").path
+        let imported = runEki(["import", "--db", db, TestPaths.n02CSV!, TestPaths.stationDatabaseMain!])
+        try #require(imported.status == 0, "\(imported.err)")
+        let screenshots = folder.appendingPathComponent("screenshots").path
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.python)
+        p.arguments = [TestPaths.package("Tests/EkiServerTests/browser/map_flow.py"), "--eki", Self.ekiBinary!, "--db", db,
+                       "--out", screenshots, "--geocoder", GeocoderTestServer.script,
+                       "--chromium", Self.chromium, "--chromedriver", Self.chromedriver]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = out
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        print(text + "screenshots: \(screenshots)")
+        #expect(p.terminationStatus == 0, "\(text)")
+        #expect(text.contains("all checks passed"))
+        #expect(FileManager.default.fileExists(atPath: screenshots + "/map.png"))
+    }
+}

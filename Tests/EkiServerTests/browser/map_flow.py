@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""The map screen in real headless Chromium (Debian chromium + chromium-driver, Selenium).
+
+Usage: map_flow.py --eki PATH/eki --db STATIONS.gpkg --out DIR --geocoder geocoder_server.py
+
+Starts a loopback fake geocoder and `eki serve --tiles none` on an ephemeral port, then checks on
+the real N02-23 + station_database database:
+  1. the pins in a viewport around 東京駅 are exactly /api/bbox's features (same URL the page asked);
+  2. 「一覧」 at 小田原駅 lists the five 小田原 entries first, in /api/nearest order;
+  3. 「今日乗下車しました」 on jr-east/c/東京 turns that pin green at once, without a reload;
+  4. the three filters (全駅 / 乗下車済駅のみ / 未乗下車駅のみ) show the pins and colours the API gives;
+  5. 駅名 前方一致 「小田原」 leaves only 小田原 pins, those of /api/search;
+  6. 地点 「小田原城」 (fake geocoder) moves the centre there and changes no station data;
+  7. after a server restart the recorded pin is still green.
+Screenshots go to DIR (map.png is the one the README shows). Prints one line per check; exits 1
+on the first failure.
+"""
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+
+signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--eki", required=True)
+ap.add_argument("--db", required=True)
+ap.add_argument("--out", required=True)
+ap.add_argument("--geocoder", required=True)
+ap.add_argument("--chromium", default="/usr/bin/chromium")
+ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+args = ap.parse_args()
+os.makedirs(args.out, exist_ok=True)
+visits = os.path.join(args.out, "visits.sqlite")
+
+
+def check(ok, what):
+    print(("ok   " if ok else "FAIL ") + what, flush=True)
+    if not ok:
+        raise SystemExit(1)
+
+
+geocoder = subprocess.Popen([sys.executable, args.geocoder], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+gport = int(geocoder.stdout.readline())
+
+
+def start_server():
+    env = dict(os.environ, EKI_GSI_ENDPOINT=f"http://127.0.0.1:{gport}/ok", EKI_PROVIDERS="stations,gsi", EKI_CACHE="")
+    p = subprocess.Popen([args.eki, "serve", "--db", args.db, "--visits", visits, "--listen", "127.0.0.1:0", "--tiles", "none"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    line = p.stdout.readline()
+    check(line.startswith("eki serve: http://127.0.0.1:"), f"eki serve started: {line.strip()}")
+    return p, line.split()[2]
+
+
+def stop_server(p):
+    p.send_signal(signal.SIGTERM)
+    p.wait(timeout=10)
+    check(p.returncode == 0, "eki serve stopped cleanly on SIGTERM")
+
+
+def api(path):
+    with urllib.request.urlopen(base.rstrip("/") + path) as r:
+        return json.load(r)
+
+
+server, base = start_server()
+options = webdriver.ChromeOptions()
+options.binary_location = args.chromium
+for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--lang=ja"]:
+    options.add_argument(a)
+driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+
+
+def settle(timeout=15):
+    """Waits until the page has no request in flight (body[data-busy=0]) for a moment."""
+    end = time.time() + timeout
+    quiet = 0
+    while time.time() < end:
+        busy = driver.execute_script("return document.body.dataset.busy")
+        quiet = quiet + 1 if busy == "0" else 0
+        if quiet >= 3:
+            return
+        time.sleep(0.1)
+    raise SystemExit("FAIL the page stayed busy")
+
+
+def js(script, *a):
+    return driver.execute_script(script, *a)
+
+
+def pins():
+    return js("return window.eki.pins()")
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(args.out, name))
+
+
+def click_segment(group, value):
+    driver.find_element(By.CSS_SELECTOR, f'#{group} button[data-value="{value}"]').click()
+    time.sleep(0.2)
+    settle()
+
+
+try:
+    # 1. 東京駅: the pins are /api/bbox's features for the URL the page asked.
+    driver.get(base + "#16/35.68124/139.76712")
+    settle()
+    url = js("return window.eki.state.lastURL")
+    fc = api(url)
+    keys = [p["key"] for p in pins()]
+    check(keys == [f["properties"]["key"] for f in fc["features"]] and len(keys) > 10,
+          f"東京駅 view: {len(keys)} pins = {url} ({fc['total']} in view)")
+    dom = driver.find_elements(By.CSS_SELECTOR, "path.pin")
+    check(len(dom) == len(keys) and all(e.get_attribute("class").count("pin-unvisited") for e in dom),
+          f"{len(dom)} red pins drawn, none visited yet")
+    check("jr-east/c/東京" in keys and "jr-central/s/東京" in keys, "東京's entries are among them")
+    shot("tokyo.png")
+
+    # 2. 一覧 at 小田原駅: the five 小田原 entries first, in /api/nearest order from the centre.
+    odawara = api("/api/search?" + urllib.parse.urlencode({"q": "小田原", "by": "name", "limit": 20}))
+    five = [f for f in odawara["features"] if f["properties"]["name"] == "小田原"]
+    check(len(five) == 5, "five 小田原 entries in the database")
+    lat = sum(f["geometry"]["coordinates"][1] for f in five) / 5
+    lon = sum(f["geometry"]["coordinates"][0] for f in five) / 5
+    driver.get(base + f"#17/{lat:.5f}/{lon:.5f}")
+    settle()
+    click_segment("mode", "list")
+    rows = [e.get_attribute("data-key") for e in driver.find_elements(By.CSS_SELECTOR, "#list-rows li")]
+    c = js("const c = window.eki.map.getCenter(); return [c.lat, c.lng]")
+    nearest = api("/api/nearest?" + urllib.parse.urlencode({"lat": f"{c[0]:.7f}", "lon": f"{c[1]:.7f}", "k": 5}))
+    nk = [f["properties"]["key"] for f in nearest["features"]]
+    check(rows[:5] == nk and all(k.endswith("/小田原") for k in nk), f"一覧 at 小田原: first five {rows[:5]}")
+    shot("odawara-list.png")
+    click_segment("mode", "map")
+
+    # 3. Record a visit from the station screen: the pin turns green at once.
+    driver.get(base + "#16/35.68124/139.76712")
+    settle()
+    loads = js("return window.eki.state.loads")
+    click_segment("mode", "list")
+    driver.find_element(By.CSS_SELECTOR, '#list-rows li[data-key="jr-east/c/東京"]').click()
+    settle()
+    check(driver.find_element(By.ID, "st-name").text == "東京", "station screen shows 東京")
+    driver.find_element(By.ID, "today").click()
+    settle()
+    green = [p["key"] for p in pins() if p["visited"]]
+    el = driver.find_element(By.CSS_SELECTOR, 'path.pin[data-key="jr-east/c/東京"]')
+    check(green == ["jr-east/c/東京"] and "pin-visited" in el.get_attribute("class")
+          and js("return window.eki.state.loads") == loads,
+          "「今日乗下車しました」: jr-east/c/東京 is green, without a reload")
+    check(driver.find_element(By.ID, "st-completed").text.startswith("済"), "the station screen says 済")
+    shot("tokyo-visited.png")
+    driver.find_element(By.ID, "station-close").click()
+    click_segment("mode", "map")
+
+    # 4. The three filters: the pins and colours the API gives.
+    for value, colour in [("visited", True), ("unvisited", False), ("all", None)]:
+        click_segment("filter", value)
+        url = js("return window.eki.state.lastURL")
+        fc = api(url)
+        got = pins()
+        want = [(f["properties"]["key"], f["properties"]["visited"]) for f in fc["features"]]
+        check([(p["key"], p["visited"]) for p in got] == want and "filter=" + value in url
+              and (colour is None or all(p["visited"] == colour for p in got)),
+              f"filter {value}: {len(got)} pins = {url.split('&filter')[0][:40]}…, total {fc['total']}")
+    # The README's picture: central Tokyo, 一覧 open beside the pins.
+    driver.get(base + "#14/35.68124/139.76712")
+    settle()
+    click_segment("mode", "list")
+    shot("map.png")
+    click_segment("mode", "map")
+
+    # 5. 駅名 前方一致 「小田原」: only 小田原 pins, those of /api/search.
+    click_segment("scope", "name")
+    click_segment("match", "prefix")
+    q = driver.find_element(By.ID, "q")
+    q.clear()
+    q.send_keys("小田原\n")
+    time.sleep(0.3)
+    settle()
+    url = js("return window.eki.state.lastURL")
+    fc = api(url)
+    got = pins()
+    check(len(got) >= 5 and all(p["name"].startswith("小田原") for p in got)
+          and [p["key"] for p in got] == [f["properties"]["key"] for f in fc["features"]],
+          f"駅名 前方一致 小田原: {len(got)} pins, all 小田原…")
+    shot("search-odawara.png")
+    driver.find_element(By.ID, "clear").click()
+    settle()
+
+    # 6. 地点 「小田原城」: the centre moves there; no station data changes.
+    before = api("/api/stats")
+    click_segment("scope", "place")
+    q.clear()
+    q.send_keys("小田原城\n")
+    time.sleep(0.3)
+    settle()
+    driver.find_element(By.CSS_SELECTOR, '#list-rows li[data-title="小田原城"]').click()
+    time.sleep(0.3)
+    settle()
+    c = js("const c = window.eki.map.getCenter(); return [c.lat, c.lng]")
+    check(abs(c[0] - 35.2509) < 1e-4 and abs(c[1] - 139.1534) < 1e-4, f"地点 小田原城: centre {c[0]:.5f}, {c[1]:.5f}")
+    check(api("/api/stats") == before and js("return window.eki.state.search") is None,
+          "地点 changed no station data and no search filter")
+    shot("place-odawara-castle.png")
+
+    # 7. Restart: the visit is still there.
+    stop_server(server)
+    server, base = start_server()
+    driver.get(base + "#16/35.68124/139.76712")
+    settle()
+    check([p["key"] for p in pins() if p["visited"]] == ["jr-east/c/東京"], "after a restart jr-east/c/東京 is still green")
+    print("all checks passed", flush=True)
+finally:
+    driver.quit()
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+    geocoder.stdin.close()
+    geocoder.wait(timeout=10)
