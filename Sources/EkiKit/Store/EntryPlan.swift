@@ -94,24 +94,26 @@ struct EntryPlan {
             }
         }
         pairs.sort { ($1.shared, $0.entry, $0.cluster) < ($0.shared, $1.entry, $1.cluster) }
-        var entryOf = [Int?](repeating: nil, count: clusters.count)
+        // Filled in place, step by step (one array however many clusters there are).
+        var entries = [Entry](repeating: Entry(key: "", formerNames: [], continues: nil, changed: true, renamedFrom: nil),
+                              count: clusters.count)
         var claimed = Set<Int>()
-        for p in pairs where entryOf[p.cluster] == nil && !claimed.contains(p.entry) {
-            entryOf[p.cluster] = p.entry
+        for p in pairs where entries[p.cluster].continues == nil && !claimed.contains(p.entry) {
+            entries[p.cluster].continues = p.entry
             claimed.insert(p.entry)
         }
         // 2. Same operator, class and name nearby (a source whose ids changed, a revived entry).
         if claimed.count < stored.count {
             var unclaimedByBase: [String: [Int]] = [:]
             for (i, e) in stored.enumerated() where !claimed.contains(i) { unclaimedByBase[e.baseKey, default: []].append(i) }
-            for (ci, c) in clusters.enumerated() where entryOf[ci] == nil {
+            for (ci, c) in clusters.enumerated() where entries[ci].continues == nil {
                 guard let candidates = unclaimedByBase[c.baseKey] else { continue }
                 let near = candidates.filter { !claimed.contains($0) }
                     .map { ($0, Geodesic.distance(stored[$0].station.coordinate, c.station.coordinate)) }
                     .filter { $0.1 <= linkDistance }
                     .min { $0.1 < $1.1 }
                 if let (ei, _) = near {
-                    entryOf[ci] = ei
+                    entries[ci].continues = ei
                     claimed.insert(ei)
                 }
             }
@@ -121,7 +123,6 @@ struct EntryPlan {
         // is a base of its own, which no later key can equal (later keys are other bases, or
         // contain `@`), so only keys with `@` need to join `taken`.
         var taken = aliases.union(stored.lazy.map(\.key))
-        var keyOf = [String?](repeating: nil, count: clusters.count)
         var sharesBase = [Bool](repeating: false, count: clusters.count)
         var start = 0
         while start < clusters.count {
@@ -129,7 +130,7 @@ struct EntryPlan {
             var end = start + 1
             while end < clusters.count && clusters[end].baseKey == base { end += 1 }
             if end - start > 1 { for ci in start..<end { sharesBase[ci] = true } }
-            let members = (start..<end).filter { entryOf[$0] == nil }
+            let members = (start..<end).filter { entries[$0].continues == nil }
             if !members.isEmpty {
                 var stations = members.map { clusters[$0].station }
                 if end - start == 1 && !taken.contains(base) {
@@ -138,47 +139,46 @@ struct EntryPlan {
                     StationKey.assign(base: base, to: &stations, forcePlace: true, avoiding: taken)
                 }
                 for (ci, s) in zip(members, stations) {
-                    keyOf[ci] = s.key
+                    entries[ci].key = s.key
                     if s.key.utf8.contains(UInt8(ascii: "@")) { taken.insert(s.key) }
                 }
             }
             start = end
         }
         // A continued entry holding the plain base of a base that is now shared: its place key.
-        var renamedFrom = [String?](repeating: nil, count: clusters.count)
         for (ci, c) in clusters.enumerated() where sharesBase[ci] {
-            guard let ei = entryOf[ci], stored[ei].key == c.baseKey else { continue }
+            guard let ei = entries[ci].continues, stored[ei].key == c.baseKey else { continue }
             var one = [c.station]
             StationKey.assign(base: c.baseKey, to: &one, forcePlace: true, avoiding: taken)
-            keyOf[ci] = one[0].key
-            renamedFrom[ci] = stored[ei].key
+            entries[ci].key = one[0].key
+            entries[ci].renamedFrom = stored[ei].key
             taken.insert(one[0].key)
         }
 
-        entries = clusters.indices.map { ci in
-            guard let ei = entryOf[ci] else {
-                return Entry(key: keyOf[ci]!, formerNames: clusters[ci].station.formerNames, continues: nil,
-                             changed: true, renamedFrom: nil)
-            }
+        // What a continued entry keeps: its key (unless renamed), its former names.
+        for ci in entries.indices {
+            guard let ei = entries[ci].continues else { continue }
             let old = stored[ei]
             var s = clusters[ci].station
-            s.key = keyOf[ci] ?? old.key
+            s.key = entries[ci].key.isEmpty ? old.key : entries[ci].key
             s.formerNames = old.station.formerNames
             if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
             s.formerNames.removeAll { $0 == s.name }
-            let changed = !(s == old.station && clusters[ci].baseKey == old.baseKey)
-            return Entry(key: s.key, formerNames: s.formerNames, continues: ei, changed: changed, renamedFrom: renamedFrom[ci])
+            entries[ci].key = s.key
+            entries[ci].formerNames = s.formerNames
+            entries[ci].changed = !(s == old.station && clusters[ci].baseKey == old.baseKey)
         }
         // Stored entries no cluster took: merged into the first cluster holding their rows, or retired.
         var leftovers: [Leftover] = []
         for (ei, e) in stored.enumerated() where !claimed.contains(ei) {
             if let ci = firstTaker[ei] {
                 // The taker's key before any renaming (the alias chain leads on from it).
-                leftovers.append(.merge(stored: ei, into: entryOf[ci].map { stored[$0].key } ?? keyOf[ci]!))
+                leftovers.append(.merge(stored: ei, into: entries[ci].continues.map { stored[$0].key } ?? entries[ci].key))
             } else if e.station.retired == nil {
                 leftovers.append(.retire(stored: ei))
             }
         }
+        self.entries = entries
         self.leftovers = leftovers
         unclaimed = stored.count - claimed.count
     }
