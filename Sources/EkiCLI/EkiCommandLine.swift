@@ -26,7 +26,7 @@ public enum EkiCommandLine {
                 console.err("eki: unknown command '\(arguments[1])' (`eki --help` lists the commands)\n")
                 return 64
             }
-            console.out(command.help)
+            console.out(command.help.hasSuffix("\n") ? command.help : command.help + "\n")
             return 0
         }
         guard let name = arguments.first, name != "--help", name != "-h", name != "help" else {
@@ -40,7 +40,7 @@ public enum EkiCommandLine {
         }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            console.out(command.help)
+            console.out(command.help.hasSuffix("\n") ? command.help : command.help + "\n")
             return 0
         }
         do {

@@ -20,18 +20,34 @@ import EkiTestSupport
         eki(arguments, environment: columns.map { ["COLUMNS": String($0)] } ?? [:])
     }
 
-    @Test("a table fits COLUMNS: lines, then readings and operators are cut with …")
+    @Test("a table fits COLUMNS: lines, then readings and operators are cut with …; coordinates go when that is not enough")
     func tableFitsColumns() {
-        let r = run("nearest", "--db", Self.demo, "--lat", "35.2564", "--lon", "139.1553", "-k", "3", columns: 80)
+        let r = run("nearest", "--db", Self.demo, "--lat", "35.2564", "--lon", "139.1553", "-k", "3", columns: 100)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == """
-            distance  name    reading  operator  class   lines   lat        lon         key
-            13 m      小田原  おだわ…  箱根登…   在来線  鉄道…   35.256355  139.155430  hakone-tozan/c/小田原
-            13 m      小田原  おだわ…  小田急    在来線  小田…   35.256355  139.155430  odakyu/c/小田原
-            53 m      小田原  おだわ…  JR東海    新幹線  東海…   35.256210  139.154765  jr-central/s/小田原
+            distance  name    reading  operator     class   lines   lat        lon         key
+            13 m      小田原  おだわ…  箱根登山鉄…  在来線  鉄道…   35.256355  139.155430  hakone-tozan/c/小田原
+            13 m      小田原  おだわ…  小田急       在来線  小田…   35.256355  139.155430  odakyu/c/小田原
+            53 m      小田原  おだわ…  JR東海       新幹線  東海…   35.256210  139.154765  jr-central/s/小田原
             (3 entries)
 
             """)
+        let narrow = run("nearest", "--db", Self.demo, "--lat", "35.2564", "--lon", "139.1553", "-k", "3", columns: 80)
+        #expect(narrow.out == """
+            distance  name    reading   operator      class   lines    key
+            13 m      小田原  おだわら  箱根登山鉄道  在来線  鉄道線…  hakone-tozan/c/小田原
+            13 m      小田原  おだわら  小田急        在来線  小田原…  odakyu/c/小田原
+            53 m      小田原  おだわら  JR東海        新幹線  東海道…  jr-central/s/小田原
+            (3 entries)
+
+            """)
+        for columns in [72, 80, 100, 120] {
+            let out = run("nearest", "--db", Self.demo, "--lat", "35.2564", "--lon", "139.1553", "-k", "5", columns: columns).out
+            let widest = out.split(separator: "\n").map { line in
+                line.unicodeScalars.reduce(0) { $0 + ($1.value >= 0x2E80 ? 2 : 1) }   // kana and kanji are wide
+            }.max() ?? 0
+            #expect(widest <= columns, "\(columns) columns: a line is \(widest) wide\n\(out)")
+        }
     }
 
     @Test("--wide and the 120-column default when stdout is no terminal keep these cells whole")
@@ -99,6 +115,11 @@ import EkiTestSupport
         let unknown = eki("help", "frobnicate")
         #expect(unknown.status == 64)
         #expect(unknown.err == "eki: unknown command 'frobnicate' (`eki --help` lists the commands)\n")
+        for command in ["bbox", "nearest", "search", "show", "import", "info", "stats", "geocode", "visit", "serve"] {
+            let text = eki("help", command)
+            #expect(text.status == 0, "\(command): \(text.err)")
+            #expect(text.out.hasSuffix("\n") && !text.out.hasSuffix("\n\n\n"), "eki help \(command) ends on its own line")
+        }
     }
 
     @Test("-k1 is -k 1")

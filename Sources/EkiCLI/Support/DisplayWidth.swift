@@ -26,12 +26,25 @@ enum DisplayWidth {
     /// Rows aligned in columns separated by two spaces; trailing spaces trimmed. With a
     /// `width`, the `elidable` columns (indexes, the first to cut first) are narrowed one after
     /// the other, each to no less than `minimumWidth` (or its header), until the table fits;
-    /// their longer cells are cut with `…`. A table that still does not fit is left wider.
-    static func table(header: [String], rows: [[String]], width: Int? = nil, elidable: [Int] = []) -> String {
+    /// their longer cells are cut with `…`. When cutting is not enough, the `droppable` columns
+    /// (indexes, the first to go first) are left out one at a time, then cutting is tried again.
+    /// A table that still does not fit is left wider.
+    static func table(header: [String], rows: [[String]], width: Int? = nil, elidable: [Int] = [],
+                      droppable: [Int] = []) -> String {
         var widths = header.map(of)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], of(c)) } }
         if let width {
-            var excess = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - width
+            let total = widths.reduce(0, +) + 2 * max(0, widths.count - 1)
+            let slack = elidable.reduce(0) { $0 + max(0, widths[$1] - max(minimumWidth, of(header[$1]))) }
+            if total - slack > width, let drop = droppable.first {
+                // Leave out one column and try again, with the other indexes shifted past it.
+                func shifted(_ a: [Int]) -> [Int] { a.filter { $0 != drop }.map { $0 > drop ? $0 - 1 : $0 } }
+                var h = header; h.remove(at: drop)
+                let r = rows.map { row -> [String] in var row = row; row.remove(at: drop); return row }
+                return table(header: h, rows: r, width: width, elidable: shifted(elidable),
+                             droppable: shifted(Array(droppable.dropFirst())))
+            }
+            var excess = total - width
             for i in elidable where excess > 0 {
                 let cut = min(excess, max(0, widths[i] - max(minimumWidth, of(header[i]))))
                 widths[i] -= cut

@@ -99,7 +99,10 @@ enum StationOutput {
                 return f
             }
             let elidable = ["lines", "reading", "operator", "name"].compactMap { header.firstIndex(of: $0) }
-            return DisplayWidth.table(header: header, rows: body, width: width, elidable: elidable)
+            // On a narrow terminal the coordinates go first (json, geojson, csv and --wide keep them).
+            let droppable = ["lon", "lat", "class"].compactMap { header.firstIndex(of: $0) }
+            return DisplayWidth.table(header: header, rows: body, width: width, elidable: elidable,
+                                      droppable: droppable)
                 + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"
         }
     }
