@@ -61,7 +61,7 @@ public enum EkiCommandLine {
         usage: eki <command> [options]
 
         commands:
-        \(commands.keys.sorted().filter { !commands[$0]!.hidden }.map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
+        \(commands.keys.sorted().map { "  \(DisplayWidth.pad($0, 9)) \(commands[$0]!.summary)" }.joined(separator: "\n"))
 
         Run `eki <command> --help` (or `eki help <command>`) for a command's options.
         The database is --db PATH, else $EKI_DB, else ./stations.gpkg.
@@ -74,16 +74,10 @@ public enum EkiCommandLine {
 
 /// A subcommand: parse and check arguments in `init`, then `run`.
 protocol Command {
-    /// True for benchmarks and other tools left out of `eki --help`.
-    static var hidden: Bool { get }
     static var summary: String { get }
     static var help: String { get }
     init(arguments: [String], console: Console) throws
     func run() throws -> Int32
-}
-
-extension Command {
-    static var hidden: Bool { false }
 }
 
 /// Options every database command shares.

@@ -61,7 +61,12 @@ public final class Database {
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws (and
     /// rethrows the body's error even if the rollback fails too).
     public func transaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN IMMEDIATE")
+        try transaction(begin: "BEGIN IMMEDIATE", body)
+    }
+
+    /// `begin`, then `body`, then COMMIT; ROLLBACK and the body's error when it throws.
+    private func transaction<T>(begin: String, _ body: () throws -> T) throws -> T {
+        try execute(begin)
         do {
             let value = try body()
             try execute("COMMIT")
@@ -95,15 +100,9 @@ public final class Database {
     /// shared lock): every read inside sees one version of the file, and other connections
     /// cannot commit until it ends (in the default rollback-journal mode).
     public func readTransaction<T>(_ body: () throws -> T) throws -> T {
-        try execute("BEGIN DEFERRED")
-        do {
+        try transaction(begin: "BEGIN DEFERRED") {
             try execute("SELECT count(*) FROM sqlite_master")
-            let value = try body()
-            try execute("COMMIT")
-            return value
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
+            return try body()
         }
     }
 

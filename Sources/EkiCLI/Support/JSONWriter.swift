@@ -49,5 +49,5 @@ indirect enum JSON: Sendable {
         }
     }
 
-    static func quote(_ s: String) -> String { JSONText.quote(s) }
+    static func quote(_ s: String) -> String { JSONBytes.quoted(s) }
 }

@@ -27,45 +27,35 @@ struct StationRow {
     /// Geodesic distance from the query point, metres (nearest).
     var distance: Double? = nil
     /// Extra properties appended after the standard ones (visited, completion date, …).
-    var extra: [(String, JSON)] = []
+    var extra: [(String, StationFeatureJSON.Value)] = []
 }
 
 enum StationOutput {
-    static func properties(_ r: StationRow) -> [(String, JSON)] {
-        let s = r.station
-        var p: [(String, JSON)] = [
-            ("key", .string(s.key)), ("name", .string(s.name)), ("reading", .optional(s.reading)),
-            ("latin_name", .optional(s.latinName)), ("operator", .optional(s.operatorName)),
-            ("operator_id", .string(s.operatorID)),
-            ("class", .string(s.serviceClass.rawValue)), ("lines", .array(s.lines.map(JSON.string))),
-            ("prefecture", .optional(s.prefecture)), ("open", .bool(s.isOpen)),
-            ("sources", .array(s.sources.map { .string($0.description) })),
-        ]
-        if let d = r.distance { p.append(("distance_m", .number((d * 10).rounded() / 10))) }
-        return p + r.extra
-    }
-
     /// The whole output for `rows` in `format`. A table is fitted to `width` columns (nil: no
     /// limit) by cutting long cells with `…`: lines first, then readings, operators and names;
-    /// json, geojson and csv always carry full values.
+    /// json, geojson and csv always carry full values. Features and json objects are written by
+    /// `StationFeatureJSON` (the members are listed there), one member per line.
     static func render(_ rows: [StationRow], format: OutputFormat, width: Int? = nil) -> String {
         switch format {
         case .geojson:
-            let features = rows.map { r -> JSON in
-                .object([("type", .string("Feature")), ("id", .string(r.station.key)),
-                         ("geometry", .object([("type", .string("Point")),
-                                               ("coordinates", .array([.number(r.station.coordinate.lon),
-                                                                       .number(r.station.coordinate.lat)]))])),
-                         ("properties", .object(properties(r)))])
+            var out = Array("{\n  \"type\": \"FeatureCollection\",\n  \"features\": [".utf8)
+            for (i, r) in rows.enumerated() {
+                JSONBytes.append(i == 0 ? "\n    " : ",\n    ", to: &out)
+                StationFeatureJSON.appendFeature(r.station, distance: r.distance, extra: r.extra,
+                                                 layout: .indented("    "), to: &out)
             }
-            return JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))])
-                .text(pretty: true) + "\n"
+            JSONBytes.append(rows.isEmpty ? "]\n}\n" : "\n  ]\n}\n", to: &out)
+            return String(decoding: out, as: UTF8.self)
         case .json:
-            return JSON.array(rows.map { r in
-                var p = properties(r)
-                p.insert(contentsOf: [("lat", .number(r.station.coordinate.lat)), ("lon", .number(r.station.coordinate.lon))], at: 2)
-                return .object(p)
-            }).text(pretty: true) + "\n"
+            if rows.isEmpty { return "[]\n" }
+            var out = Array("[".utf8)
+            for (i, r) in rows.enumerated() {
+                JSONBytes.append(i == 0 ? "\n  " : ",\n  ", to: &out)
+                StationFeatureJSON.appendObject(r.station, distance: r.distance, extra: r.extra,
+                                                layout: .indented("  "), to: &out)
+            }
+            JSONBytes.append("\n]\n", to: &out)
+            return String(decoding: out, as: UTF8.self)
         case .csv:
             var header = ["key", "name", "reading", "latin_name", "operator", "operator_id", "class", "lines", "prefecture", "open", "lat", "lon", "sources"]
             if rows.contains(where: { $0.distance != nil }) { header.append("distance_m") }
@@ -111,12 +101,11 @@ enum StationOutput {
         m < 1000 ? String(format: "%.0f m", m) : String(format: "%.2f km", m / 1000)
     }
 
-    static func plain(_ j: JSON) -> String {
-        switch j {
+    static func plain(_ v: StationFeatureJSON.Value) -> String {
+        switch v {
         case .string(let s): return s
         case .null: return ""
         case .bool(let b): return b ? "yes" : "no"
-        default: return j.text()
         }
     }
 }

@@ -60,8 +60,7 @@ struct VisitOptions {
             var row = StationRow(station: s, distance: distances?[i])
             if let visits {
                 let date = visits.completion(of: s.key)
-                let extra: [(String, JSON)] = [("visited", JSON.bool(date != nil)), ("completed", JSON.optional(date?.text))]
-                row.extra = extra
+                row.extra = [("visited", .bool(date != nil)), ("completed", .optional(date?.text))]
             }
             rows.append(row)
         }

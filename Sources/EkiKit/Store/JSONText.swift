@@ -1,10 +1,10 @@
 import Foundation
 
-/// Minimal JSON helpers for the columns that hold JSON text (`lines`, `sources`) and for
-/// writers that quote strings. Arrays of strings without `"`, `\` or control characters (nearly
+/// Minimal JSON helpers for the columns that hold JSON text (`lines`, `sources`); string
+/// literals for output are written by `JSONBytes`. Arrays of strings without `"`, `\` or control characters (nearly
 /// all) are written and read directly, exactly as JSONSerialization writes them (`["a","b"]`, no
 /// spaces, `/` unescaped); anything else goes through JSONSerialization.
-public enum JSONText {
+enum JSONText {
     static func encodeStrings(_ a: [String]) -> String {
         var out = "["
         for (i, s) in a.enumerated() {
@@ -58,23 +58,5 @@ public enum JSONText {
         guard let data = s.data(using: .utf8),
               let a = try? JSONSerialization.jsonObject(with: data) as? [String] else { return [] }
         return a
-    }
-
-    /// `s` as a JSON string literal (RFC 8259): quotes, backslashes and control characters
-    /// escaped, everything else (Japanese included) as UTF-8.
-    public static func quote(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
     }
 }

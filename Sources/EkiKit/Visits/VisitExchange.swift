@@ -126,7 +126,7 @@ public enum VisitExchange {
         return out
     }
 
-    static func quote(_ s: String) -> String { JSONText.quote(s) }
+    static func quote(_ s: String) -> String { JSONBytes.quoted(s) }
 
     // MARK: Fields
 

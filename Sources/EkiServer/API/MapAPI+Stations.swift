@@ -32,7 +32,7 @@ extension MapAPI {
                     Self.collectionStart(total: total, capacity: found.count * 420, into: &out)
                     for (i, s) in found.enumerated() {
                         if i > 0 { out.append(UInt8(ascii: ",")) }
-                        StationFeatures.append(head: StationFeatures.head(s), distance: nil, completion: visits.completion(of: s.key), to: &out)
+                        StationFeatures.append(head: StationFeatureJSON.head(s), distance: nil, completion: visits.completion(of: s.key), to: &out)
                     }
                 }
                 JSONBytes.append("]}", to: &out)
@@ -104,7 +104,7 @@ extension MapAPI {
                     let found = try ctx.store.nearest(to: point, k: k, includeClosed: includeClosed, visits: visits, filter: filter)
                     for (i, d) in found.enumerated() {
                         if i > 0 { out.append(UInt8(ascii: ",")) }
-                        StationFeatures.append(head: StationFeatures.head(d.station), distance: d.distance,
+                        StationFeatures.append(head: StationFeatureJSON.head(d.station), distance: d.distance,
                                                completion: visits.completion(of: d.station.key), to: &out)
                     }
                 }
@@ -152,7 +152,7 @@ extension MapAPI {
                 Self.collectionStart(total: nil, capacity: hits.count * 460, into: &out)
                 for (i, h) in hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    StationFeatures.append(head: StationFeatures.head(h.station), distance: h.distance,
+                    StationFeatures.append(head: StationFeatureJSON.head(h.station), distance: h.distance,
                                            extra: [("matched_field", h.field.rawValue),
                                                    ("match", h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial")],
                                            completion: visits.completion(of: h.station.key), to: &out)

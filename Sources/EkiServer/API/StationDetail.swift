@@ -32,7 +32,7 @@ public struct StationDetail: Sendable {
     /// `completed`, `former_names`, `retired` (date or null) and `visits`
     /// (`[{id, key, date, kind, note}]`, date null when unknown).
     public var json: String {
-        var head = StationFeatures.head(station)
+        var head = StationFeatureJSON.head(station)
         JSONBytes.append(",\"former_names\":", to: &head)
         JSONBytes.appendStrings(station.formerNames, to: &head)
         JSONBytes.append(",\"retired\":", to: &head)

@@ -1,3 +1,5 @@
+import EkiKit
+
 /// One HTTP request as the server hands it to a handler: method, path and query as sent, header
 /// fields (names lower-cased) and the whole body.
 public struct HTTPRequest: Sendable {

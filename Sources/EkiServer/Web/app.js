@@ -407,15 +407,17 @@ async function send(method, url, body) {
   return answer;
 }
 
-async function record(date) {
+// Sends a visit change for the open station (`request` gets its key): the pin takes the answer's
+// state at once, `after` sees the answer, and the station screen is read again; an error is shown
+// under the buttons.
+async function changeVisit(request, after) {
   if (!current) return;
   const key = current.properties.key;
-  const kind = $('visit-kind').value || null;
   setBusy(true);
   try {
-    const a = await send('POST', '/api/visits', { key, date, kind, note: null });
+    const a = await request(key);
     setPinVisited(key, a.visited, a.completed);
-    if (state.filter === 'unvisited' && a.visited) reload();
+    if (after) after(a);
     await openStation(key);
   } catch (e) {
     $('record-error').textContent = e.message;
@@ -425,20 +427,14 @@ async function record(date) {
   }
 }
 
-async function removeVisit(id) {
-  if (!current) return;
-  const key = current.properties.key;
-  setBusy(true);
-  try {
-    const a = await send('DELETE', `/api/visits/${id}`);
-    setPinVisited(key, a.visited, a.completed);
-    await openStation(key);
-  } catch (e) {
-    $('record-error').textContent = e.message;
-    $('record-error').hidden = false;
-  } finally {
-    setBusy(false);
-  }
+function record(date) {
+  const kind = $('visit-kind').value || null;
+  return changeVisit((key) => send('POST', '/api/visits', { key, date, kind, note: null }),
+                     (a) => { if (state.filter === 'unvisited' && a.visited) reload(); });
+}
+
+function removeVisit(id) {
+  return changeVisit(() => send('DELETE', `/api/visits/${id}`));
 }
 
 $('today').addEventListener('click', () => record(today()));

@@ -1,9 +1,10 @@
-/// Appending JSON text to a byte buffer: the fast path for the API's responses (a bbox answer of
-/// 300 features is written in one pass, with no intermediate values).
-enum JSONBytes {
+/// Appending JSON text (RFC 8259, UTF-8) to a byte buffer: the one string quoting and number
+/// form of EkiKit's JSON output, fast enough for the map server's answers (a bbox answer of 300
+/// features is written in one pass, with no intermediate values).
+public enum JSONBytes {
     /// `s` as an RFC 8259 string literal: quotes, backslashes and control characters escaped,
-    /// everything else (Japanese included) as UTF-8 — the same text as `JSONText.quote`.
-    static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+    /// everything else (Japanese included) as UTF-8; `/` is not escaped.
+    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for b in s.utf8 {
             switch b {
@@ -22,27 +23,31 @@ enum JSONBytes {
         out.append(UInt8(ascii: "\""))
     }
 
-    static func quoted(_ s: String) -> String {
+    /// `s` as a JSON string literal, as `appendQuoted` writes it.
+    public static func quoted(_ s: String) -> String {
         var out: [UInt8] = []
         appendQuoted(s, to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func append(_ s: String, to out: inout [UInt8]) { out.append(contentsOf: s.utf8) }
+    /// `s` as it is (JSON text the caller has written).
+    public static func append(_ s: String, to out: inout [UInt8]) { out.append(contentsOf: s.utf8) }
 
-    static func appendOptional(_ s: String?, to out: inout [UInt8]) {
+    /// `s` quoted, or `null`.
+    public static func appendOptional(_ s: String?, to out: inout [UInt8]) {
         if let s { appendQuoted(s, to: &out) } else { append("null", to: &out) }
     }
 
-    /// A number as the command line's JSON writes it: integral values without a fraction,
+    /// A number as all of EkiKit's JSON writes it: integral values without a fraction,
     /// others in Swift's shortest round-trip form; NaN and infinities as null.
-    static func appendNumber(_ d: Double, to out: inout [UInt8]) {
+    public static func appendNumber(_ d: Double, to out: inout [UInt8]) {
         if d.isNaN || d.isInfinite { append("null", to: &out); return }
         if d == d.rounded(), abs(d) < 1e15 { append(String(Int64(d)), to: &out); return }
         append(d.description, to: &out)
     }
 
-    static func appendStrings(_ a: [String], to out: inout [UInt8]) {
+    /// `["…","…"]` with no white space.
+    public static func appendStrings(_ a: [String], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
         for (i, s) in a.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
