@@ -91,4 +91,48 @@ struct EntryPlanTests {
         #expect(plan.leftovers == [.retire(stored: 0)])
         #expect(plan.unclaimed == 2)
     }
+
+    @Test func baseRunsPlannedOneAfterAnotherGetTheKeysOfOnePlan() {
+        // `x` in two places takes `op/c/x@xn7`; the base `op/c/x@xn7` (a name with `@`) comes
+        // later and must not take it again; `y` is alone.
+        let clusters = [Self.cluster("x", at: Self.osaka, sources: ["1"]),
+                        Self.cluster("x", at: Self.tokyo, sources: ["2"]),
+                        Self.cluster("x@xn7", at: Self.tokyo, sources: ["3"]),
+                        Self.cluster("y", at: Self.tokyo, sources: ["4"])]
+        let whole = EntryPlan(clusters: clusters, stored: [], aliases: ["op/c/y"], linkDistance: 1_500)
+        var taken: Set<String> = ["op/c/y"]
+        var keys: [String] = []
+        for run in [0..<2, 2..<3, 3..<4] {
+            let plan = EntryPlan(clusters: Array(clusters[run]), stored: [], taken: &taken, linkDistance: 1_500)
+            keys += plan.entries.map(\.key)
+        }
+        #expect(keys == whole.entries.map(\.key))
+        #expect(Set(keys).count == 4)
+        #expect(keys[1] == "op/c/x@xn7" && keys[2] != "op/c/x@xn7")
+        #expect(keys[3] == "op/c/y@xn7")
+    }
+
+    @Test func baseRunsAreTheClustersWithTheirRows() {
+        func row(_ id: String, _ name: String, _ c: Coordinate) -> SourceRecord {
+            SourceRecord(source: SourceRef(dataset: "d", id: id), name: name, operatorName: "OP",
+                         serviceClass: .conventional, lines: ["L"], coordinate: c)
+        }
+        let near = Coordinate(lat: 35.685, lon: 139.76)
+        let segments = [[row("1", "x", Self.osaka), row("2", "x", Self.tokyo), row("3", "y", Self.tokyo)],
+                        [row("4", "x", near), row("5", "x", Self.osaka)]]
+        let rule = EntryRule()
+        var runs: [[EntryRule.Cluster]] = []
+        rule.forEachBaseRun(segments) { run, rows in
+            runs.append(run)
+            #expect(rows.count == run.count)
+            for (c, r) in zip(run, rows) {
+                #expect(r.map { segments[Int($0.set)][Int($0.index)].source }.sorted() == c.station.sources)
+            }
+        }
+        let all = rule.clusters(from: segments[0] + segments[1])
+        #expect(runs.count == 2)
+        #expect(runs.flatMap { $0 }.map(\.station.sources) == all.map(\.station.sources))
+        #expect(runs.flatMap { $0 }.map(\.baseKey) == all.map(\.baseKey))
+        #expect(runs[0].map { $0.station.sources.map(\.id) } == [["1", "5"], ["2", "4"]])
+    }
 }

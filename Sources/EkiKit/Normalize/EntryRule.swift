@@ -88,6 +88,19 @@ public struct EntryRule: Sendable {
     /// `clusters(from:)` over the concatenation of `segments` (batches kept as they are, not
     /// copied into one array).
     func clusters(fromSegments segments: [[SourceRecord]]) -> [Cluster] {
+        var result: [Cluster] = []
+        forEachBaseRun(segments) { run, _ in result.append(contentsOf: run) }
+        return result
+    }
+
+    /// Where a source row is: `segments[set][index]`.
+    typealias RowPosition = (set: Int32, index: Int32)
+
+    /// The clusters of `clusters(fromSegments:)`, one base-key run at a time and in the same
+    /// order, each cluster with the positions of its rows (in `rowOrder`): `body(run, rows)`,
+    /// `rows[i]` the rows of `run[i]`. Only one run's clusters are held at a time.
+    func forEachBaseRun(_ segments: [[SourceRecord]],
+                        _ body: (_ run: [Cluster], _ rows: [[RowPosition]]) throws -> Void) rethrows {
         struct Item {
             var base: String
             var op: String
@@ -111,18 +124,19 @@ public struct EntryRule: Sendable {
             if a.op != b.op { return a.op < b.op }
             return (a.set, a.index) < (b.set, b.index)
         }
-        var result: [Cluster] = []
         let none = SourceRef(dataset: "", id: "")
+        var run: [(cluster: Cluster, rows: [RowPosition])] = []
         var start = 0
         while start < items.count {
             var end = start + 1
             while end < items.count && items[end].base == items[start].base { end += 1 }
-            let first = result.count
+            run.removeAll(keepingCapacity: true)
             var g = start
             while g < end {
                 var h = g + 1
                 while h < end && items[h].op == items[g].op { h += 1 }
-                var group = items[g..<h].map { segments[Int($0.set)][Int($0.index)] }
+                var positions = items[g..<h].map { (set: $0.set, index: $0.index) }
+                var group = positions.map { segments[Int($0.set)][Int($0.index)] }
                 if group.count > 1 {
                     // `rowOrder`, ties in input order (the items are in input order).
                     var order = Array(group.indices)
@@ -132,20 +146,21 @@ public struct EntryRule: Sendable {
                         return a < b
                     }
                     group = order.map { group[$0] }
+                    positions = order.map { positions[$0] }
                 }
                 for members in SingleLink.clusters(group.map(\.coordinate), within: linkDistance) {
                     var station = build(from: members.map { group[$0] })
                     station.operatorID = items[g].op
-                    result.append(Cluster(baseKey: items[start].base, station: station))
+                    run.append((Cluster(baseKey: items[start].base, station: station), members.map { positions[$0] }))
                 }
                 g = h
             }
-            if result.count - first > 1 {
-                result[first...].sort { ($0.station.sources.first ?? none) < ($1.station.sources.first ?? none) }
+            if run.count > 1 {
+                run.sort { ($0.cluster.station.sources.first ?? none) < ($1.cluster.station.sources.first ?? none) }
             }
+            try body(run.map(\.cluster), run.map(\.rows))
             start = end
         }
-        return result
     }
 
     /// The rank of a dataset in `sourcePriority` (lower is more trusted).

@@ -76,6 +76,16 @@ struct EntryPlan {
     ///   - aliases: the old keys in `station_aliases` (never given to a new entry).
     ///   - linkDistance: metres (step 2).
     init(clusters: [EntryRule.Cluster], stored: [Stored], aliases: Set<String>, linkDistance: Double) {
+        var taken = aliases.union(stored.lazy.map(\.key))
+        self.init(clusters: clusters, stored: stored, taken: &taken, linkDistance: linkDistance)
+    }
+
+    /// The plan of some clusters against `stored`, with `taken` the keys a new key must avoid
+    /// (every stored key and alias, and the place-qualified keys given before): the keys this
+    /// plan gives with `@` join it. So consecutive base-key runs of the clusters, planned one
+    /// after another with the same `taken` (and no stored entries), get the keys the plan of
+    /// all of them gives.
+    init(clusters: [EntryRule.Cluster], stored: [Stored], taken: inout Set<String>, linkDistance: Double) {
         self.stored = stored
         self.clusters = clusters
         // 1. Shared source rows: the pairs sharing most rows first, then the oldest entry.
@@ -122,7 +132,6 @@ struct EntryPlan {
         // clusters' order), so that the keys do not depend on hashing. A new key without `@`
         // is a base of its own, which no later key can equal (later keys are other bases, or
         // contain `@`), so only keys with `@` need to join `taken`.
-        var taken = aliases.union(stored.lazy.map(\.key))
         var sharesBase = [Bool](repeating: false, count: clusters.count)
         var start = 0
         while start < clusters.count {

@@ -7,7 +7,8 @@ struct EntryWriter {
     /// How the rows get there; both give the same rows, fids and tree.
     enum Strategy: Sendable {
         /// The store holds no entries and no aliases: every entry is inserted in plan order
-        /// (fids 1, 2, …), nothing is updated, merged, retired or deleted first.
+        /// (fids 1, 2, …), nothing is updated, merged, retired or deleted first. `applyFresh`
+        /// takes the plan one base-key run at a time.
         case fresh
         /// Entries are updated in place, inserted, merged or retired; every `station_sources`
         /// row is written again.
@@ -93,6 +94,73 @@ struct EntryWriter {
         try writeStationSources(count: rows.count) { i in (fidOfEntry[Int(rows[i].entry)], ref(rows[i])) }
         trace.mark("write station_sources")
         if bulk { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
+        trace.mark("R-tree")
+        try updateExtent()
+        return summary
+    }
+
+    /// `.fresh` for plans made one after another (`plans` calls `write` with each plan, which
+    /// continues no stored entry, and the positions in `segments` of its clusters' rows, as
+    /// `EntryRule.forEachBaseRun` gives them): the rows, fids and tree `apply` writes for the
+    /// plan of all the clusters, without holding more than one plan. Every stored source row
+    /// is in `segments`.
+    /// - Throws: `SQLiteError`, or what `plans` throws.
+    func applyFresh(segments: [[SourceRecord]],
+                    plans: (_ write: (EntryPlan, [[EntryRule.RowPosition]]) throws -> Void) throws -> Void) throws -> MergeSummary {
+        var summary = MergeSummary()
+        var trace = PhaseTrace()
+        var fidOf = segments.map { [Int64](repeating: 0, count: $0.count) }
+        // Whether to pack the tree is known once enough entries are planned (`packs` only
+        // turns true as the count grows when every row is changed): plans wait until then.
+        var bulk: Bool?
+        var waiting: [(EntryPlan, [[EntryRule.RowPosition]])] = []
+        var planned = 0
+        var insert: Statement?
+        func write(_ plan: EntryPlan, _ rows: [[EntryRule.RowPosition]]) throws {
+            precondition(plan.stored.isEmpty, "fresh writes need an empty store")
+            if insert == nil { insert = try db.prepare(Self.insertStationSQL) }
+            let insert = insert!
+            for i in plan.entries.indices {
+                Self.bind(plan.station(i), base: plan.clusters[i].baseKey, to: insert)
+                try insert.runBound()
+                let fid = db.lastInsertRowID
+                for r in rows[i] { fidOf[Int(r.set)][Int(r.index)] = fid }
+                summary.added += 1
+            }
+        }
+        try plans { plan, rows in
+            if bulk != nil { return try write(plan, rows) }
+            planned += plan.entries.count
+            waiting.append((plan, rows))
+            if spatialIndexBuild.packs(changedRows: planned, totalRows: planned) {
+                bulk = true
+                try spatialIndex.dropTriggers()
+                for (p, r) in waiting { try write(p, r) }
+                waiting = []
+            }
+        }
+        if bulk == nil {
+            bulk = false
+            for (p, r) in waiting { try write(p, r) }
+            waiting = []
+        }
+        trace.mark("plan and write entries")
+        // Which rows make each entry, in the primary key's order.
+        var order: [EntryRule.RowPosition] = []
+        order.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+        for (si, records) in segments.enumerated() { for i in records.indices { order.append((Int32(si), Int32(i))) } }
+        order.sort { a, b in
+            let x = segments[Int(a.set)][Int(a.index)].source, y = segments[Int(b.set)][Int(b.index)].source
+            if x.dataset != y.dataset { return utf8Less(x.dataset, y.dataset) }
+            if x.id != y.id { return utf8Less(x.id, y.id) }
+            return fidOf[Int(a.set)][Int(a.index)] < fidOf[Int(b.set)][Int(b.index)]
+        }
+        try writeStationSources(count: order.count) { i in
+            let o = order[i]
+            return (fidOf[Int(o.set)][Int(o.index)], segments[Int(o.set)][Int(o.index)].source)
+        }
+        trace.mark("write station_sources")
+        if bulk == true { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
         trace.mark("R-tree")
         try updateExtent()
         return summary

@@ -2,7 +2,7 @@ import EkiSQLite
 
 /// Re-deriving the entries from every stored source row while keeping keys (see
 /// `StationStore.importBatches`): rows → clusters (`EntryRule`) → plan (`EntryPlan`) →
-/// writes (`EntryWriter`).
+/// writes (`EntryWriter`); into an empty store, one base-key run at a time.
 extension StationStore {
     /// Re-derives every entry. `batches` are the rows just stored: when they are all the stored
     /// rows, they are clustered from memory instead of being read back.
@@ -11,18 +11,29 @@ extension StationStore {
         var trace = PhaseTrace()
         let rows = try storedRows(batches)
         trace.mark("read source rows")
-        let clusters = rule.clusters(fromSegments: rows)
-        trace.mark("cluster source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()
         trace.mark("read \(stored.count) entries")
-        let plan = EntryPlan(clusters: clusters, stored: stored, aliases: aliases, linkDistance: rule.linkDistance)
-        trace.mark("plan \(plan.entries.count) entries")
         let strategy = entryWriteStrategy ?? (stored.isEmpty && aliases.isEmpty ? .fresh : .incremental)
         let writer = EntryWriter(db: db, spatialIndex: spatialIndex, spatialIndexBuild: spatialIndexBuild)
-        let summary = try writer.apply(plan, strategy: strategy, today: today)
-        nodeCache = nil
-        return summary
+        defer { nodeCache = nil }
+        if strategy == .fresh {
+            // Nothing to continue: each base-key run is planned and written on its own (the
+            // keys a run gives with `@` carried on to the next), so only one run's clusters
+            // and plan are held at a time.
+            precondition(stored.isEmpty, "fresh writes need an empty store")
+            var taken = aliases
+            return try writer.applyFresh(segments: rows) { write in
+                try rule.forEachBaseRun(rows) { run, runRows in
+                    try write(EntryPlan(clusters: run, stored: [], taken: &taken, linkDistance: rule.linkDistance), runRows)
+                }
+            }
+        }
+        let clusters = rule.clusters(fromSegments: rows)
+        trace.mark("cluster source rows")
+        let plan = EntryPlan(clusters: clusters, stored: stored, aliases: aliases, linkDistance: rule.linkDistance)
+        trace.mark("plan \(plan.entries.count) entries")
+        return try writer.apply(plan, strategy: strategy, today: today)
     }
 
     /// Every stored source row in `ORDER BY dataset, ord` order, as consecutive segments:
