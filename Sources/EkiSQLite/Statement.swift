@@ -44,7 +44,7 @@ public final class Statement {
         switch v {
         case .int(let x): rc = sqlite3_bind_int64(handle, i, x)
         case .double(let x): rc = sqlite3_bind_double(handle, i, x)
-        case .text(let s): rc = sqlite3_bind_text(handle, i, s, -1, eki_sqlite_transient())
+        case .text(let s): rc = Self.bindText(handle, i, s)
         case .blob(let b):
             rc = b.withUnsafeBytes { sqlite3_bind_blob(handle, i, $0.baseAddress, Int32(b.count), eki_sqlite_transient()) }
         case .null: rc = sqlite3_bind_null(handle, i)
@@ -56,7 +56,7 @@ public final class Statement {
     public func bind(_ x: Int64, at i: Int32) { sqlite3_bind_int64(handle, i, x) }
     /// Binds text (copied), or NULL when `s` is nil.
     public func bind(_ s: String?, at i: Int32) {
-        if let s { sqlite3_bind_text(handle, i, s, -1, eki_sqlite_transient()) } else { sqlite3_bind_null(handle, i) }
+        if let s { _ = Self.bindText(handle, i, s) } else { sqlite3_bind_null(handle, i) }
     }
     /// Binds a blob (copied).
     public func bind(blob b: UnsafeRawBufferPointer, at i: Int32) {
@@ -90,9 +90,22 @@ public final class Statement {
     public func isNull(_ col: Int32) -> Bool { sqlite3_column_type(handle, col) == SQLITE_NULL }
     public func int64(_ col: Int32) -> Int64 { sqlite3_column_int64(handle, col) }
     public func double(_ col: Int32) -> Double { sqlite3_column_double(handle, col) }
+    /// The text of a column, all of its bytes (a NUL inside is kept).
     public func text(_ col: Int32) -> String {
         guard let p = sqlite3_column_text(handle, col) else { return "" }
-        return String(cString: p)
+        let n = Int(sqlite3_column_bytes(handle, col))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// Binds all the UTF-8 bytes of `s` (copied) with their length, so a NUL inside is kept.
+    static func bindText(_ handle: OpaquePointer, _ i: Int32, _ s: String) -> Int32 {
+        var s = s
+        return s.withUTF8 { b in
+            guard let base = b.baseAddress, !b.isEmpty else { return sqlite3_bind_text(handle, i, "", 0, eki_sqlite_transient()) }
+            return base.withMemoryRebound(to: CChar.self, capacity: b.count) {
+                sqlite3_bind_text(handle, i, $0, Int32(b.count), eki_sqlite_transient())
+            }
+        }
     }
     public func optionalText(_ col: Int32) -> String? { isNull(col) ? nil : text(col) }
     /// Calls `body` with the bytes of a blob column without copying them (valid only inside).

@@ -122,8 +122,7 @@ struct VisitCommand: Command {
             return 1
         }
         let log = try VisitLog(path: visitsPath)
-        let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: args["note"]))
-        try log.rememberSources(of: station, forKey: station.key)
+        let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: args["note"]), of: station)
         console.out("visit \(v.id): \(v.date) \(v.kind?.rawValue ?? "-") \(VisitShare.label(station)) \(station.key)\n")
         return 0
     }
@@ -159,7 +158,7 @@ struct VisitCommand: Command {
         let visits = try log.visits(in: range())
         for v in visits {
             let station = try store.map { try log.resolve(v.stationKey, in: $0).map(VisitShare.label) ?? "(orphaned)" } ?? ""
-            rows.append([String(v.id), v.date.description, v.kind?.rawValue ?? "", station, (v.note ?? "").replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " "), v.stationKey])
+            rows.append([String(v.id), v.date.description, v.kind?.rawValue ?? "", station, DisplayText.escaped(v.note ?? ""), v.stationKey])
         }
         console.out(DisplayWidth.table(header: ["id", "date", "kind", "station", "note", "key"], rows: rows)
                     + "(\(visits.count) \(visits.count == 1 ? "visit" : "visits"))\n")

@@ -96,8 +96,14 @@ public enum VisitExchange {
     // MARK: JSON
 
     static func decodeJSON(_ text: String, file: String) throws(VisitExchangeError) -> [Visit] {
+        // Foundation's parser drops a U+FEFF written as itself inside a string: write each one
+        // (after a byte order mark at the start) as the escape `\ufeff`, which it keeps. JSON
+        // allows U+FEFF nowhere outside strings, so this changes no valid file's meaning.
+        var body = Substring(text)
+        if body.first == "\u{FEFF}" { body = body.dropFirst() }
+        let json = body.replacingOccurrences(of: "\u{FEFF}", with: "\\ufeff")
         let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+        do { parsed = try JSONSerialization.jsonObject(with: Data(json.utf8)) }
         catch { throw VisitExchangeError(file: file, location: "", message: "not JSON: \(error.localizedDescription)") }
         guard let array = parsed as? [Any] else {
             throw VisitExchangeError(file: file, location: "", message: "expected a JSON array of visits")

@@ -87,11 +87,14 @@ public final class VisitLog {
     /// Notes which source rows `station` holds, under the recorded `key` (replacing what was
     /// noted before). Called when a visit is added, imported or checked.
     public func rememberSources(of station: Station, forKey key: String) throws {
-        try db.transaction {
-            try db.prepare("DELETE FROM key_sources WHERE station_key = ?").run([.text(key)])
-            let insert = try db.prepare("INSERT OR IGNORE INTO key_sources (station_key, source) VALUES (?, ?)")
-            for ref in station.sources { try insert.run([.text(key), .text(ref.description)]) }
-        }
+        try db.transaction { try writeSources(of: station, forKey: key) }
+    }
+
+    /// `rememberSources` inside the caller's transaction.
+    func writeSources(of station: Station, forKey key: String) throws {
+        try db.prepare("DELETE FROM key_sources WHERE station_key = ?").run([.text(key)])
+        let insert = try db.prepare("INSERT OR IGNORE INTO key_sources (station_key, source) VALUES (?, ?)")
+        for ref in station.sources { try insert.run([.text(key), .text(ref.description)]) }
     }
 
     /// The source rows noted for `key` (empty when none, or in a log older than the memo).
@@ -143,6 +146,18 @@ public final class VisitLog {
     public func add(_ new: Visit) throws -> Visit {
         if let existing = try visit(matching: new) { throw VisitLogError.duplicate(existing) }
         return try insert(new, keepingID: false)
+    }
+
+    /// Records `visit` of `station` and notes the source rows the station holds (see
+    /// `rememberSources`), both in one transaction: a crash saves both or neither.
+    /// - Throws: as `add(_:)`; nothing is written when it throws.
+    @discardableResult
+    public func add(_ new: Visit, of station: Station) throws -> Visit {
+        try db.transaction {
+            let v = try add(new)
+            try writeSources(of: station, forKey: new.stationKey)
+            return v
+        }
     }
 
     /// Every visit in `range`, in log order (date, then id).

@@ -70,7 +70,7 @@ public enum VisitShare {
                 out += "  " + (try station(v.stationKey).map(label) ?? v.stationKey + " (not in the station database)")
                 if let k = v.kind { out += " " + k.rawValue }
                 if completing.contains(v.id) { out += " ★" }
-                if let note = v.note { out += " — " + note.replacingOccurrences(of: "\n", with: " ") }
+                if let note = v.note { out += " — " + DisplayText.escaped(note) }
                 out += "\n"
                 index += 1
             }

@@ -55,9 +55,7 @@ extension MapAPI {
         let visit: Visit
         do {
             visit = try writer.write { log in
-                let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: note))
-                try log.rememberSources(of: station, forKey: station.key)
-                return v
+                try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: note), of: station)
             }
         } catch let e as VisitLogError {
             throw APIError(409, "duplicate_visit", e.description)
