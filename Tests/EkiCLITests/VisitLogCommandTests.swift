@@ -162,6 +162,27 @@ import EkiTestSupport
             """)
     }
 
+    /// A note with CRLF, ESC, BEL and a NUL: `add`, export, import into an empty log and export
+    /// again give the same bytes; `list` and `share` show the control characters escaped.
+    @Test func controlCharactersInNotes() throws {
+        let s = try seeded("control")
+        let note = "first\r\nsecond \u{1B}[31mred\u{1B}[0m\u{7} nul\u{0}end"
+        let added = run(s, "visit", "add", "風祭", "--date", "2020-01-02", "--note", note)
+        #expect(added.out == "visit 11: 2020-01-02 - 風祭 (箱根登山鉄道) hakone-tozan/c/風祭\n", "\(added.err)")
+        let shown = "first second \\u{1B}[31mred\\u{1B}[0m\\u{7} nul\\u{0}end"
+        #expect(run(s, "visit", "list").out.contains("  " + shown + "  hakone-tozan/c/風祭\n"))
+        #expect(run(s, "visit", "share", "--since", "2020").out.contains("  風祭 (箱根登山鉄道) — " + shown + "\n"))
+        for format in ["csv", "json"] {
+            let export = run(s, "visit", "export", "--format", format).out
+            #expect(export.contains(format == "csv" ? "\"" + note + "\"\r\n" : "\\r\\n"))
+            let file = path("control.\(format)")
+            try export.write(toFile: file, atomically: true, encoding: .utf8)
+            let fresh = (db: s.db, visits: path("control-\(format).sqlite"))
+            #expect(run(fresh, "visit", "import", file).out == "\(file): 11 visits: 11 added, 0 already present, 0 conflicts, 0 renumbered\n")
+            #expect(run(fresh, "visit", "export", "--format", format).out == export, "\(format)")
+        }
+    }
+
     /// A bad row anywhere stops the import before anything is written.
     @Test func importIsOneTransaction() throws {
         let s = try seeded("tx")
