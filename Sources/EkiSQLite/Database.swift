@@ -26,6 +26,12 @@ public final class Database {
         sqlite3_extended_result_codes(db, 1)
     }
 
+    /// How long a statement waits for a lock another connection holds before it fails with
+    /// SQLITE_BUSY, in seconds (5 by default).
+    public var busyTimeout: Double = 5 {
+        didSet { sqlite3_busy_timeout(handle, Int32((busyTimeout * 1000).rounded())) }
+    }
+
     deinit {
         statementCache.removeAll()
         sqlite3_close_v2(handle)

@@ -84,7 +84,7 @@ extension StationStore {
         let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
         try db.execute("PRAGMA cache_size = -65536")
         defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
-        return try db.transaction {
+        return try writeTransaction {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }

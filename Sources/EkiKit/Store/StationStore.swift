@@ -59,6 +59,18 @@ public final class StationStore {
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
     }
 
+    /// Runs `body` in a write transaction. Only one connection writes at a time: when another
+    /// holds the write lock, the begin waits `db.busyTimeout` seconds for it to finish.
+    /// - Throws: `StoreError.writerBusy` when the wait ran out (nothing was written); the
+    ///   body's error.
+    func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try db.transaction(body)
+        } catch let e as SQLiteError where e.code & 0xFF == 5 && e.sql?.hasPrefix("BEGIN") == true {  // SQLITE_BUSY
+            throw StoreError.writerBusy(path, waited: db.busyTimeout)
+        }
+    }
+
     /// Packs the R-tree afresh from every entry's point (see `SpatialIndex.rebuild`).
     /// - Throws: `SQLiteError`.
     public func rebuildSpatialIndex() throws {
@@ -153,6 +165,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case unexpectedRTreeNode(table: String, size: Int)
     /// An R-tree node is missing or cannot be decoded (`problem`: "is missing", "is too short").
     case corruptRTree(table: String, node: Int64, problem: String)
+    /// Another connection was writing the file for the whole wait (seconds).
+    case writerBusy(String, waited: Double)
 
     public var description: String {
         switch self {
@@ -165,6 +179,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .noEntry(let fid): return "no station with fid \(fid)"
         case .unexpectedRTreeNode(let table, let size): return "\(table): unexpected R*Tree node size \(size)"
         case .corruptRTree(let table, let node, let problem): return "\(table): node \(node) \(problem)"
+        case .writerBusy(let p, let waited):
+            return "another import is running on \(p): waited \(String(format: "%g", waited)) s for it to finish; nothing was written, run this again when it has"
         }
     }
 }
