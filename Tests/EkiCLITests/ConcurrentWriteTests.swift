@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import EkiCLI
+import EkiKit
 import EkiSQLite
 import EkiTestSupport
 
@@ -67,5 +68,40 @@ import EkiTestSupport
         #expect(r.err == "eki import: another import is running on \(db): waited 5 s for it to finish; nothing was written, run this again when it has\n")
         // Once the other writer is done, the same command works.
         #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv"), file).status == 0)
+    }
+}
+
+/// A database left by a writer that stopped mid-way: the next command of any kind works.
+@Suite(.serialized) struct InterruptedWriteTests {
+    let dir = TestPaths.temporaryDirectory()
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// The files a writer killed after its commit leaves: the database and a -wal file that
+    /// holds the commit, no -shm (a copy taken while the writer still had them open).
+    @Test func readOnlyCommandsAfterAnInterruptedWrite() throws {
+        let db = path("left.gpkg")
+        #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
+        let writer = try Database(path: db)
+        try writer.execute("PRAGMA wal_autocheckpoint = 0")
+        try writer.execute("DELETE FROM stations WHERE name = '東京'")
+        let copy = path("copy.gpkg")
+        for suffix in ["", "-wal"] { try FileManager.default.copyItem(atPath: db + suffix, toPath: copy + suffix) }
+        let walSize = try FileManager.default.attributesOfItem(atPath: copy + "-wal")[.size] as? Int ?? 0
+        #expect(walSize > 0)
+        let r = eki("bbox", "--db", copy, "139.755,35.672,139.775,35.690", "--format", "csv")
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err == "")
+        #expect(!r.out.contains("東京,"))
+        #expect(r.out.split(separator: "\r\n").count == 15)        // header and the 18 entries less 東京's 4
+        #expect(eki("info", "--db", copy).status == 0)
+        _ = writer
+    }
+
+    /// Without the right to write beside the file, the message says what to run, and never to
+    /// delete a file.
+    @Test func withoutWriteAccessItSaysWhatToRun() {
+        let text = StoreError.interruptedWrite("/data/stations.gpkg").description
+        #expect(text == "/data/stations.gpkg was left mid-write by a command that stopped; its last changes are recovered by the next command that may write /data/stations.gpkg and its folder: run `eki info --db /data/stations.gpkg` once as that user")
+        #expect(!text.contains("delete") && !text.contains("journal"))
     }
 }

@@ -36,7 +36,11 @@ public final class StationStore {
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue { throw StoreError.isDirectory(path) }
         if readOnly && !exists { throw StoreError.missing(path) }
-        db = try Database(path: path, readOnly: readOnly)
+        do {
+            db = try Database(path: path, readOnly: readOnly)
+        } catch let e as SQLiteError where readOnly && Self.leftMidWrite(path, e) {
+            throw StoreError.interruptedWrite(path)
+        }
         try GeoPackage.registerFunctions(db)
         let hasStations: Int64
         do {
@@ -47,6 +51,8 @@ public final class StationStore {
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
         } catch let e as SQLiteError where e.code & 0xFF == 26 {      // SQLITE_NOTADB
             throw StoreError.notADatabase(path)
+        } catch let e as SQLiteError where readOnly && Self.leftMidWrite(path, e) {
+            throw StoreError.interruptedWrite(path)
         }
         if hasStations == 0 {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
@@ -57,6 +63,16 @@ public final class StationStore {
         }
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
+    }
+
+    /// True when a read-only open failed because the file's write-ahead log (`PATH-wal`, not
+    /// empty) needs recovering and this process may not write the index beside it
+    /// (SQLITE_READONLY or SQLITE_CANTOPEN families). A connection that may write recovers it
+    /// on its first read, read-only or not.
+    static func leftMidWrite(_ path: String, _ e: SQLiteError) -> Bool {
+        guard [8, 14].contains(e.code & 0xFF) else { return false }      // READONLY, CANTOPEN
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return size > 0
     }
 
     /// Runs `body` in a write transaction. Only one connection writes at a time: when another
@@ -165,6 +181,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case unexpectedRTreeNode(table: String, size: Int)
     /// An R-tree node is missing or cannot be decoded (`problem`: "is missing", "is too short").
     case corruptRTree(table: String, node: Int64, problem: String)
+    /// A read-only open of a file whose write-ahead log needs recovering, without the right
+    /// to write beside it.
+    case interruptedWrite(String)
     /// Another connection was writing the file for the whole wait (seconds).
     case writerBusy(String, waited: Double)
 
@@ -179,6 +198,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .noEntry(let fid): return "no station with fid \(fid)"
         case .unexpectedRTreeNode(let table, let size): return "\(table): unexpected R*Tree node size \(size)"
         case .corruptRTree(let table, let node, let problem): return "\(table): node \(node) \(problem)"
+        case .interruptedWrite(let p):
+            return "\(p) was left mid-write by a command that stopped; its last changes are recovered by the next command that may write \(p) and its folder: run `eki info --db \(p)` once as that user"
         case .writerBusy(let p, let waited):
             return "another import is running on \(p): waited \(String(format: "%g", waited)) s for it to finish; nothing was written, run this again when it has"
         }
