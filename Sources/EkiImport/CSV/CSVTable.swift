@@ -99,7 +99,7 @@ public struct CSVRow {
     /// - Throws: `ImportError` naming the column when it is not a finite number.
     public func double(_ i: Int) throws(ImportError) -> Double {
         let s = CSVInput.trimmed(fields[i])
-        guard let v = Double(s), v.isFinite else {
+        guard let v = DecimalNumber.parse(s) else {
             throw error(column: i, "'\(fields[i])' is not a number")
         }
         return v

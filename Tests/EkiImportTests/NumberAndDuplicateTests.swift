@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+import EkiKit
+import EkiImport
+import EkiTestSupport
+
+/// Numbers that are not plainly decimal, archives with a member twice, and libarchive messages
+/// kept on one line.
+@Suite struct NumberAndDuplicateTests {
+    static func csv(_ name: String) -> String {
+        TestPaths.package("Tests/EkiImportTests/Fixtures/csv/" + name)
+    }
+
+    static func error(_ body: () throws -> Void) -> ImportError? {
+        do { try body(); return nil } catch let e as ImportError { return e } catch { return nil }
+    }
+
+    @Test func decimalNumberTakesOnlyDecimalText() {
+        #expect(DecimalNumber.parse("35.71765") == 35.71765)
+        #expect(DecimalNumber.parse("-0.5") == -0.5)
+        #expect(DecimalNumber.parse("+139") == 139)
+        #expect(DecimalNumber.parse(".5") == 0.5)
+        #expect(DecimalNumber.parse("35.") == 35)
+        #expect(DecimalNumber.parse("3.5e1") == 35)
+        #expect(DecimalNumber.parse("350E-1") == 35)
+        for text in ["0x23", "0X23", "0x1p3", "inf", "-inf", "infinity", "nan", "NaN", "1e999", "",
+                     "-", ".", "e5", "1e", "1e+", "1e+-5", "1.2.3", "35,5", " 35", "35 ", "１２", "3_5"] {
+            #expect(DecimalNumber.parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test(arguments: [
+        ("hex-lat-line3.csv", "hex-lat-line3.csv:3:3: lat: '0x23' is not a number"),
+        ("nan-lon-line2.csv", "nan-lon-line2.csv:2:4: lon: 'nan' is not a number"),
+        ("inf-lat-line2.csv", "inf-lat-line2.csv:2:3: lat: 'inf' is not a number"),
+    ])
+    func genericCSVRefusesNonDecimalCoordinates(file: String, expected: String) throws {
+        let e = Self.error { _ = try GenericCSVImporter(path: Self.csv(file)).read() }
+        #expect(e?.description.hasSuffix(expected) == true, "\(String(describing: e))")
+    }
+
+    @Test func zipWithTwoStopsMembersIsRefused() {
+        let path = GTFSTestData.fixture("duplicate-stops-member.zip")
+        let e = Self.error { _ = try GTFSImporter(path: path).read() }
+        #expect(e?.description == path + "/stops.txt: the archive holds stops.txt more than once; keep one and import again")
+    }
+
+    @Test func libarchiveErrorsStayOnOneLine() {
+        let path = GTFSTestData.fixture("truncated-monorail-600bytes.zip")
+        let e = Self.error { _ = try GTFSImporter(path: path).read() }
+        #expect(e != nil)
+        #expect(e?.description.hasPrefix(path) == true, "\(String(describing: e))")
+        #expect(e?.description.contains("\n") == false, "\(String(describing: e))")
+        #expect(ImportError.oneLine("Truncated input file\n") == "Truncated input file")
+        #expect(ImportError.oneLine("bad header \r\n  at entry 2\n") == "bad header at entry 2")
+    }
+}
