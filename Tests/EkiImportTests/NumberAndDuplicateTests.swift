@@ -55,3 +55,49 @@ import EkiTestSupport
         #expect(ImportError.oneLine("bad header \r\n  at entry 2\n") == "bad header at entry 2")
     }
 }
+
+/// CSV details: repeated header names, repeated ids, blanks around quotes, blank lines, CR-only
+/// line ends.
+@Suite struct CSVDetailTests {
+    static func read(_ name: String) throws -> ImportBatch {
+        try GenericCSVImporter(path: NumberAndDuplicateTests.csv(name)).read()
+    }
+
+    static func failure(_ name: String) -> String? {
+        NumberAndDuplicateTests.error { _ = try read(name) }?.description
+    }
+
+    @Test func headerNamingAColumnTwiceIsRefused() {
+        #expect(Self.failure("header-name-twice.csv")?.hasSuffix("header-name-twice.csv:1: name: the header names this column twice (columns 2 and 4)") == true,
+                "\(String(describing: Self.failure("header-name-twice.csv")))")
+    }
+
+    @Test func emptyHeaderNamesMayRepeat() throws {
+        var table = try CSVTable(bytes: Array("name,lat,lon,,\n新宿,35.69,139.70,,\n".utf8), file: "t.csv")
+        #expect(table.column("lon") == 2)
+        #expect(try table.nextRow()?.fields == ["新宿", "35.69", "139.70", "", ""])
+    }
+
+    @Test func idOnTwoRowsIsRefusedWithBothLines() {
+        #expect(Self.failure("id-twice-lines2-4.csv")?.hasSuffix("id-twice-lines2-4.csv:4:1: id: '1' is on lines 2 and 4; ids must be unique") == true,
+                "\(String(describing: Self.failure("id-twice-lines2-4.csv")))")
+    }
+
+    @Test func blanksAroundAQuotedFieldAreDropped() throws {
+        let names = try Self.read("blanks-around-quotes.csv").records.map(\.name)
+        #expect(names == ["Shinjuku", "Yoyogi", "Harajuku, JR"])
+    }
+
+    @Test func blankLinesAreSkippedAndCounted() throws {
+        let batch = try Self.read("blank-lines-3.csv")
+        #expect(batch.records.map(\.name) == ["新宿", "代々木"])
+        #expect(batch.warnings.count == 1)
+        #expect(batch.warnings.first?.description.hasSuffix("blank-lines-3.csv:2: 3 blank lines skipped (the first here)") == true,
+                "\(batch.warnings)")
+    }
+
+    @Test func crOnlyLineNumbersCountBreaksInsideQuotes() {
+        #expect(Self.failure("cr-only-bad-lat-line4.csv")?.hasSuffix("cr-only-bad-lat-line4.csv:4:3: lat: 'x' is not a number") == true,
+                "\(String(describing: Self.failure("cr-only-bad-lat-line4.csv")))")
+    }
+}

@@ -5,7 +5,8 @@ import Foundation
 /// reading, class (`--columns name=駅名,lat=緯度,...`; columns already named so need no map).
 /// name, lat and lon are required. `line` may list several lines separated by `;`. `class` is
 /// `shinkansen`/`s`/`新幹線` or `conventional`/`c`/`在来線` (empty = conventional). A missing
-/// id becomes the row's line number.
+/// id becomes the row's line number; an id given on two rows is an error naming both lines.
+/// Blank lines are skipped and counted (one warning).
 public struct GenericCSVImporter: StationImporter {
     /// The fields a column map can name.
     public static let fields = ["id", "name", "lat", "lon", "operator", "line", "reading", "class"]
@@ -57,7 +58,14 @@ public struct GenericCSVImporter: StationImporter {
         }
         var records: [SourceRecord] = []
         records.reserveCapacity(table.lineCountEstimate)
+        var idLines: [String: Int] = [:]
         while let row = try table.nextRow() {
+            if let i = col["id"], let id = CSVInput.value(row.fields[i]) {
+                if let first = idLines[id] {
+                    throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line); ids must be unique")
+                }
+                idLines[id] = row.line
+            }
             guard let name = CSVInput.value(row[col["name"]]) else {
                 throw row.error(column: col["name"]!, "empty station name")
             }
@@ -77,6 +85,6 @@ public struct GenericCSVImporter: StationImporter {
                 operatorName: CSVInput.value(row[col["operator"]]), serviceClass: serviceClass,
                 lines: lines, coordinate: try CSVInput.coordinate(row, lat: col["lat"]!, lon: col["lon"]!)))
         }
-        return ImportBatch(dataset: dataset, records: records)
+        return ImportBatch(dataset: dataset, records: records, warnings: CSVInput.blankLineWarnings(table))
     }
 }
