@@ -101,3 +101,35 @@ import EkiTestSupport
                 "\(String(describing: Self.failure("cr-only-bad-lat-line4.csv")))")
     }
 }
+
+/// Encoding detection with confidence: short CP932 text whose bytes are valid UTF-8.
+@Suite struct EncodingConfidenceTests {
+    @Test func cp932ThatIsValidUTF8IsReadAsCP932WhenOnlyThatIsPlausible() throws {
+        let batch = try CSVDetailTests.read("cp932-myogadani-crlf.csv")
+        #expect(batch.records.map(\.name) == ["茗荷谷"])
+    }
+
+    @Test func bothReadingsPlausibleStopsNamingTheOption() {
+        let path = NumberAndDuplicateTests.csv("cp932-hotaruda-crlf.csv")
+        let e = NumberAndDuplicateTests.error { _ = try GenericCSVImporter(path: path).read() }
+        #expect(e?.description == path + ": reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932")
+        // The option settles it.
+        let batch = try? GenericCSVImporter(path: path, encoding: .cp932).read()
+        #expect(batch?.records.map(\.name) == ["螢田"])
+    }
+
+    @Test func shortUTF8StaysUTF8() throws {
+        #expect(try CSVDetailTests.read("utf8-tokyo-short.csv").records.map(\.name) == ["東京"])
+    }
+
+    @Test func neitherReadingPlausibleStops() {
+        // Valid UTF-8 (U+05D2 Hebrew ג, U+E000 private use) that is not valid CP932.
+        let bytes = Array("name,lat,lon\nג\u{E000},35,139\n".utf8)
+        do {
+            _ = try TextDecoding.decode(bytes, file: "x.csv")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description == "x.csv: reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
+        }
+    }
+}
