@@ -79,7 +79,7 @@ import EkiTestSupport
     }
 
     @Test func idOnTwoRowsIsRefusedWithBothLines() {
-        #expect(Self.failure("id-twice-lines2-4.csv")?.hasSuffix("id-twice-lines2-4.csv:4:1: id: '1' is on lines 2 and 4; ids must be unique") == true,
+        #expect(Self.failure("id-twice-lines2-4.csv")?.hasSuffix("id-twice-lines2-4.csv:4:1: id: '1' is on lines 2 and 4 with the same operator and line; ids must be unique") == true,
                 "\(String(describing: Self.failure("id-twice-lines2-4.csv")))")
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// reading, class (`--columns name=駅名,lat=緯度,...`; columns already named so need no map).
 /// name, lat and lon are required. `line` may list several lines separated by `;`. `class` is
 /// `shinkansen`/`s`/`新幹線` or `conventional`/`c`/`在来線` (empty = conventional). A missing
-/// id becomes the row's line number; an id given on two rows is an error naming both lines.
+/// id becomes the row's line number; an id given on two rows with the same operator and line
+/// is an error naming both lines.
 /// Blank lines are skipped and counted (one warning).
 public struct GenericCSVImporter: StationImporter {
     /// The fields a column map can name.
@@ -58,13 +59,16 @@ public struct GenericCSVImporter: StationImporter {
         }
         var records: [SourceRecord] = []
         records.reserveCapacity(table.lineCountEstimate)
-        var idLines: [String: Int] = [:]
+        // A station-code table repeats a station's id once per operator or line; the same id
+        // with the same operator and line twice is a duplicate row.
+        var idLines: [[String]: Int] = [:]
         while let row = try table.nextRow() {
             if let i = col["id"], let id = CSVInput.value(row.fields[i]) {
-                if let first = idLines[id] {
-                    throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line); ids must be unique")
+                let key = [id, CSVInput.value(row[col["operator"]]) ?? "", CSVInput.value(row[col["line"]]) ?? ""]
+                if let first = idLines[key] {
+                    throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line) with the same operator and line; ids must be unique")
                 }
-                idLines[id] = row.line
+                idLines[key] = row.line
             }
             guard let name = CSVInput.value(row[col["name"]]) else {
                 throw row.error(column: col["name"]!, "empty station name")
