@@ -75,7 +75,7 @@ struct SearchCommand: Command {
 
     /// `LAT,LON` in degrees.
     static func point(_ text: String) throws(UsageError) -> Coordinate {
-        let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        let parts = text.split(separator: ",").map { DecimalNumber.parse($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1],
               (-90...90).contains(lat), (-180...180).contains(lon) else {
             throw UsageError("--near needs LAT,LON in degrees (latitude first), got '\(text)'")

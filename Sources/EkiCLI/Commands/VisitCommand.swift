@@ -140,7 +140,7 @@ struct VisitCommand: Command {
             }
         }
         if let near = args["near"] {
-            let p = near.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let p = near.split(separator: ",").map { DecimalNumber.parse($0.trimmingCharacters(in: .whitespaces)) }
             guard p.count == 2, let lat = p[0], let lon = p[1], Coordinate(lat: lat, lon: lon).isValid else {
                 throw UsageError("--near needs LAT,LON in degrees, got '\(near)'")
             }

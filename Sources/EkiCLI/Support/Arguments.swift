@@ -1,3 +1,5 @@
+import EkiKit
+
 /// A usage error: exit status 64 (EX_USAGE) with one line saying what is wrong.
 public struct UsageError: Error, CustomStringConvertible, Sendable {
     public var message: String
@@ -70,7 +72,7 @@ struct Arguments {
     /// A floating-point option in a range.
     func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let v = options[name] else { return nil }
-        guard let d = Double(v), d.isFinite, range.contains(d) else {
+        guard let d = DecimalNumber.parse(v), range.contains(d) else {
             throw UsageError("--\(name) needs a number in \(range.lowerBound)...\(range.upperBound), got '\(v)'")
         }
         return d

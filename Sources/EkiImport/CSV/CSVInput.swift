@@ -19,6 +19,14 @@ enum CSVInput {
         return [UInt8](data)
     }
 
+    /// One warning counting the blank lines `table` skipped (none when there were none).
+    static func blankLineWarnings(_ table: CSVTable) -> [ImportWarning] {
+        guard let first = table.firstBlankLine else { return [] }
+        let n = table.blankLines
+        return [ImportWarning(file: table.file, line: first,
+                              message: "\(n) blank line\(n == 1 ? "" : "s") skipped (the first here)")]
+    }
+
     /// The column named `name`.
     /// - Throws: `ImportError` naming the missing column.
     static func require(_ table: CSVTable, _ name: String) throws(ImportError) -> Int {

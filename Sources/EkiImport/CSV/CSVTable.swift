@@ -16,8 +16,12 @@ public struct CSVTable {
     /// How many rows `mendsRaggedRows` mended so far, and the line of the first.
     public private(set) var mendedRows = 0
     public private(set) var firstMendedLine: Int? = nil
+    /// How many blank lines `nextRow()` skipped so far, and the first of them.
+    public private(set) var blankLines = 0
+    public private(set) var firstBlankLine: Int? = nil
 
-    /// - Throws: `ImportError` when the file is empty or the header cannot be read.
+    /// - Throws: `ImportError` when the file is empty, the header cannot be read, or it names a
+    ///   column twice.
     public init(bytes: [UInt8], file: String) throws(ImportError) {
         var r = CSVReader(bytes: bytes, file: file)
         guard let h = try ImportError.rethrowing({ () throws(CSVError) in try r.nextRecord() }) else {
@@ -25,7 +29,18 @@ public struct CSVTable {
         }
         header = h.map { $0.trimmingCharacters(in: .whitespaces) }
         var idx: [String: Int] = [:]
-        for (i, name) in header.enumerated() where idx[name] == nil { idx[name] = i }
+        for (i, name) in header.enumerated() {
+            if let first = idx[name] {
+                // Which of two columns a name means is a guess; empty names (trailing commas) are
+                // never looked up.
+                guard name.isEmpty else {
+                    throw ImportError(file: file, line: 1, field: name,
+                                      message: "the header names this column twice (columns \(first + 1) and \(i + 1))")
+                }
+            } else {
+                idx[name] = i
+            }
+        }
         index = idx
         self.file = file
         reader = r
@@ -48,7 +63,11 @@ public struct CSVTable {
     ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
     public mutating func nextRow() throws(ImportError) -> CSVRow? {
         while var fields = try ImportError.rethrowing({ () throws(CSVError) in try reader.nextRecord() }) {
-            if fields.count == 1 && fields[0].isEmpty { continue }
+            if fields.count == 1 && fields[0].isEmpty {
+                blankLines += 1
+                if firstBlankLine == nil { firstBlankLine = reader.line }
+                continue
+            }
             if fields.count != header.count {
                 let mendable = fields.count < header.count || fields[header.count...].allSatisfy(\.isEmpty)
                 guard mendsRaggedRows && mendable else {
@@ -99,7 +118,7 @@ public struct CSVRow {
     /// - Throws: `ImportError` naming the column when it is not a finite number.
     public func double(_ i: Int) throws(ImportError) -> Double {
         let s = CSVInput.trimmed(fields[i])
-        guard let v = Double(s), v.isFinite else {
+        guard let v = DecimalNumber.parse(s) else {
             throw error(column: i, "'\(fields[i])' is not a number")
         }
         return v

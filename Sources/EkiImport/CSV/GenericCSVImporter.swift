@@ -5,7 +5,9 @@ import Foundation
 /// reading, class (`--columns name=駅名,lat=緯度,...`; columns already named so need no map).
 /// name, lat and lon are required. `line` may list several lines separated by `;`. `class` is
 /// `shinkansen`/`s`/`新幹線` or `conventional`/`c`/`在来線` (empty = conventional). A missing
-/// id becomes the row's line number.
+/// id becomes the row's line number; an id given on two rows with the same operator and line
+/// is an error naming both lines.
+/// Blank lines are skipped and counted (one warning).
 public struct GenericCSVImporter: StationImporter {
     /// The fields a column map can name.
     public static let fields = ["id", "name", "lat", "lon", "operator", "line", "reading", "class"]
@@ -57,7 +59,17 @@ public struct GenericCSVImporter: StationImporter {
         }
         var records: [SourceRecord] = []
         records.reserveCapacity(table.lineCountEstimate)
+        // A station-code table repeats a station's id once per operator or line; the same id
+        // with the same operator and line twice is a duplicate row.
+        var idLines: [[String]: Int] = [:]
         while let row = try table.nextRow() {
+            if let i = col["id"], let id = CSVInput.value(row.fields[i]) {
+                let key = [id, CSVInput.value(row[col["operator"]]) ?? "", CSVInput.value(row[col["line"]]) ?? ""]
+                if let first = idLines[key] {
+                    throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line) with the same operator and line; ids must be unique")
+                }
+                idLines[key] = row.line
+            }
             guard let name = CSVInput.value(row[col["name"]]) else {
                 throw row.error(column: col["name"]!, "empty station name")
             }
@@ -77,6 +89,6 @@ public struct GenericCSVImporter: StationImporter {
                 operatorName: CSVInput.value(row[col["operator"]]), serviceClass: serviceClass,
                 lines: lines, coordinate: try CSVInput.coordinate(row, lat: col["lat"]!, lon: col["lon"]!)))
         }
-        return ImportBatch(dataset: dataset, records: records)
+        return ImportBatch(dataset: dataset, records: records, warnings: CSVInput.blankLineWarnings(table))
     }
 }

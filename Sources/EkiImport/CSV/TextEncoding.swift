@@ -23,8 +23,11 @@ public enum TextEncoding: String, Sendable, CaseIterable {
 
 /// Turns file bytes into UTF-8 bytes (without BOM).
 public enum TextDecoding {
-    /// Decodes `bytes` as `encoding`; with nil, detects: a UTF-8 BOM or valid UTF-8 is UTF-8,
-    /// a UTF-16 BOM is refused, anything else is tried as CP932.
+    /// Decodes `bytes` as `encoding`; with nil, detects: a UTF-8 BOM or ASCII is UTF-8, a UTF-16
+    /// BOM is refused; other valid UTF-8 is UTF-8 when that reading is plausible text
+    /// (`implausibleScalar`) and the CP932 reading is impossible or implausible, CP932 when only
+    /// that reading is plausible, and refused naming `--encoding` otherwise; invalid UTF-8 is
+    /// tried as CP932.
     /// - Returns: the UTF-8 bytes without a BOM, and the encoding used.
     /// - Throws: `ImportError` naming the line of the first byte that does not decode, or a
     ///   UTF-16 file.
@@ -46,7 +49,22 @@ public enum TextDecoding {
             return (try cp932ToUTF8(bytes, file: file), .cp932)
         case nil:
             if hasBOM { return try decode(bytes, file: file, encoding: .utf8) }
-            if firstInvalidUTF8(bytes) == nil { return (bytes, .utf8) }
+            if firstInvalidUTF8(bytes) == nil {
+                if !bytes.contains(where: { $0 >= 0x80 }) { return (bytes, .utf8) }
+                // Short CP932 text can be valid UTF-8 too (茗荷谷 in CP932 reads `䪉גJ`, 螢田
+                // `壓c`): decide by which readings are possible and plausible.
+                let asCP932 = try? cp932ToUTF8(bytes, file: file)
+                let utf8Plausible = implausibleScalar(bytes) == nil
+                let cp932Plausible = asCP932.map { implausibleScalar($0) == nil } ?? false
+                switch (utf8Plausible, asCP932 != nil, cp932Plausible) {
+                case (true, false, _), (true, true, false): return (bytes, .utf8)
+                case (false, true, true): return (asCP932!, .cp932)
+                default:
+                    throw ImportError(file: file, message: utf8Plausible
+                        ? "reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932"
+                        : "reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
+                }
+            }
             do {
                 return (try cp932ToUTF8(bytes, file: file), .cp932)
             } catch {
@@ -55,6 +73,29 @@ public enum TextDecoding {
                                   message: "neither UTF-8 nor CP932 (invalid byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
             }
         }
+    }
+
+    /// The first character of valid UTF-8 `text` that station data does not hold, or nil:
+    /// plausible are ASCII text, Latin letters with accents, Greek, Cyrillic, Hangul, general
+    /// punctuation and symbols, CJK punctuation, kana (halfwidth too), the CJK unified and
+    /// compatibility ideographs (and extension B onwards), fullwidth forms. Implausible are
+    /// control characters, Hebrew, Arabic and the like, CJK extension A, private use, and a
+    /// halfwidth katakana right after an ideograph (how UTF-8 Japanese reads as CP932: 東京 →
+    /// 譚ｱ莠ｬ).
+    static func implausibleScalar(_ text: [UInt8]) -> Unicode.Scalar? {
+        var previousIdeograph = false
+        for u in String(decoding: text, as: UTF8.self).unicodeScalars {
+            let v = u.value
+            let ideograph = (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || v >= 0x20000 && v <= 0x3FFFF
+            let halfwidthKana = (0xFF61...0xFF9F).contains(v)
+            let plausible = v == 0x09 || v == 0x0A || v == 0x0D || (0x20...0x7E).contains(v)
+                || (0xA0...0x24F).contains(v) || (0x370...0x4FF).contains(v)
+                || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
+                || ideograph || (0xAC00...0xD7AF).contains(v) || (0xFF01...0xFFEF).contains(v) || v == 0xFEFF
+            if !plausible || (halfwidthKana && previousIdeograph) { return u }
+            previousIdeograph = ideograph
+        }
+        return nil
     }
 
     /// Index of the first byte that is not part of valid UTF-8, or nil.

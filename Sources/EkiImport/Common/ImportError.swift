@@ -1,3 +1,5 @@
+import Foundation
+
 /// A problem found in input data, located as precisely as the format allows.
 /// Printed as `file:line:column: field: message` (parts that are unknown are left out).
 public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -17,6 +19,15 @@ public struct ImportError: Error, CustomStringConvertible, Sendable, Equatable {
         self.column = column
         self.field = field
         self.message = message
+    }
+
+    /// `text` on one line: surrounding whitespace and newlines removed, inner line breaks (and
+    /// the blanks around them) become one space.
+    public static func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isNewline })
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
     }
 
     public var description: String {

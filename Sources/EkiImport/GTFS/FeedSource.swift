@@ -69,6 +69,11 @@ struct FeedSource {
                 let rest = String(entry.dropFirst(folder.count))
                 return rest.isEmpty || rest.contains("/") ? nil : rest
             }.sorted()
+            // Two members of one name: which one a reader would take is an accident of order.
+            if let twice = Swift.zip(files, files.dropFirst()).first(where: { $0.0 == $0.1 })?.0 {
+                throw ImportError(file: "\(p)/\(folder)\(twice)",
+                                  message: "the archive holds \(twice) more than once; keep one and import again")
+            }
         }
     }
 
@@ -144,7 +149,8 @@ final class ZipArchive: FeedByteStream {
     deinit { archive_read_free(handle) }
 
     private var lastError: String {
-        archive_error_string(handle).map { String(cString: $0) } ?? "unknown libarchive error"
+        // libarchive's messages may end in (or hold) a newline: every error stays on one line.
+        archive_error_string(handle).map { ImportError.oneLine(String(cString: $0)) } ?? "unknown libarchive error"
     }
 
     /// The path of the next regular file in the archive (directories are skipped), or nil at

@@ -23,7 +23,7 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         }
         var values: [Double] = []
         for p in parts {
-            guard let v = Double(p), v.isFinite else {
+            guard let v = DecimalNumber.parse(p) else {
                 throw ParseError(text: text, reason: "'\(p)' is not a number")
             }
             values.append(v)

@@ -1,7 +1,9 @@
 /// The one CSV reader of EkiKit and its importers (RFC 4180) over UTF-8 bytes: quoted fields
 /// with commas, line breaks and doubled quotes; CRLF, LF or CR line ends, a last line with or
 /// without one; a leading BOM skipped. A `"` inside an unquoted field is kept as text (as
-/// csv-spectrum's location_coordinates expects) unless `strictQuotes` is set. Records are
+/// csv-spectrum's location_coordinates expects) unless `strictQuotes` is set. Spaces and tabs
+/// around a quoted field (`1,  "Shinjuku" ,35.69`) are dropped and the field is unquoted,
+/// where RFC 4180 would make them part of an unquoted field. Records are
 /// returned as arrays of strings, with the line each starts on.
 public struct CSVReader {
     private var bytes: [UInt8]
@@ -57,7 +59,11 @@ public struct CSVReader {
         var fields: [String] = []
         var fieldNumber = 1
         while true {
-            // One field.
+            // One field. Blanks (spaces, tabs) before an opening quote are dropped and the
+            // field is read as quoted: `1,   "Shinjuku"` gives `Shinjuku`, as people mean it.
+            var q = pos
+            while q < n && (bytes[q] == 0x20 || bytes[q] == 0x09) { q += 1 }
+            if q > pos && q < n && bytes[q] == UInt8(ascii: "\"") && separator != 0x20 && separator != 0x09 { pos = q }
             if pos < n && bytes[pos] == UInt8(ascii: "\"") {
                 let startLine = currentLine
                 pos += 1
@@ -75,7 +81,8 @@ public struct CSVReader {
                         closed = true
                         break
                     }
-                    if c == 0x0A { currentLine += 1 }
+                    // A line break inside the field: LF, CRLF (counted at its LF) or a lone CR.
+                    if c == 0x0A || (c == 0x0D && !(pos + 1 < n && bytes[pos + 1] == 0x0A)) { currentLine += 1 }
                     buf.append(c)
                     pos += 1
                 }
@@ -84,6 +91,8 @@ public struct CSVReader {
                                    message: "quoted field is never closed (unclosed \")")
                 }
                 fields.append(String(decoding: buf, as: UTF8.self))
+                // Blanks after the closing quote are dropped too.
+                while pos < n && (bytes[pos] == 0x20 || bytes[pos] == 0x09) && bytes[pos] != separator { pos += 1 }
                 if pos < n, bytes[pos] != separator, bytes[pos] != 0x0A, bytes[pos] != 0x0D {
                     throw CSVError(file: file, line: currentLine, column: fieldNumber,
                                    message: "unexpected text after a closing quote")
