@@ -20,24 +20,22 @@ struct EntryWriter {
     /// How the R-tree is maintained (packed afresh or row by row through its triggers).
     let spatialIndexBuild: SpatialIndexBuild
 
-    /// Applies `plan`; `today` (YYYY-MM-DD) is the date retired entries get.
-    /// `.fresh` only for a plan that continues no stored entry.
+    /// Applies `plan` the `.incremental` way (an empty store goes through `applyFresh`);
+    /// `today` (YYYY-MM-DD) is the date retired entries get.
     /// - Throws: `SQLiteError`.
-    func apply(_ plan: EntryPlan, strategy: Strategy, today: String) throws -> MergeSummary {
-        precondition(strategy == .incremental || plan.stored.isEmpty, "fresh writes need an empty store")
+    func apply(_ plan: EntryPlan, today: String) throws -> MergeSummary {
         var summary = MergeSummary()
         var trace = PhaseTrace()
         // Many changed points: drop the R-tree triggers and pack the tree afresh at the end.
         let bulk = spatialIndexBuild.packs(changedRows: plan.changedRows, totalRows: plan.totalRows)
         if bulk { try spatialIndex.dropTriggers() }
         let insert = try db.prepare(Self.insertStationSQL)
-        let update = strategy == .fresh ? nil : try db.prepare(Self.updateStationSQL)
-        let renameAlias = strategy == .fresh ? nil
-            : try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
+        let update = try db.prepare(Self.updateStationSQL)
+        let renameAlias = try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
         var fidOfEntry = [Int64](repeating: 0, count: plan.entries.count)
         for (i, e) in plan.entries.enumerated() {
             let base = plan.clusters[i].baseKey
-            if let ei = e.continues, let update, let renameAlias {
+            if let ei = e.continues {
                 let old = plan.stored[ei]
                 if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
@@ -77,7 +75,7 @@ struct EntryWriter {
             }
         }
         // Which rows make each entry, in the primary key's order.
-        if strategy == .incremental { try db.execute("DELETE FROM station_sources") }
+        try db.execute("DELETE FROM station_sources")
         // (entry, its n-th source row) pairs, sorted by source row then fid.
         var rows: [(entry: Int32, source: Int32)] = []
         rows.reserveCapacity(plan.clusters.reduce(0) { $0 + $1.station.sources.count })

@@ -33,7 +33,7 @@ extension StationStore {
         trace.mark("cluster source rows")
         let plan = EntryPlan(clusters: clusters, stored: stored, aliases: aliases, linkDistance: rule.linkDistance)
         trace.mark("plan \(plan.entries.count) entries")
-        return try writer.apply(plan, strategy: strategy, today: today)
+        return try writer.apply(plan, today: today)
     }
 
     /// Every stored source row in `ORDER BY dataset, ord` order, as consecutive segments:
