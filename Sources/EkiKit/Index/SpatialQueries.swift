@@ -10,13 +10,7 @@ extension StationStore {
     /// - Returns: entries sorted by key, or by distance from the centre when `limit` is given.
     public func stations(in bbox: BoundingBox, limit: Int? = nil, includeClosed: Bool = false) throws -> [Station] {
         if let limit {
-            // The pin cap: the lean hits, nearest the centre first (ties by key), loaded whole.
-            let c = bbox.center
-            var hits = try stationHits(in: bbox, includeClosed: includeClosed)
-            for i in hits.indices { hits[i].distance = Geodesic.distance(c, hits[i].coordinate) }
-            hits.sort { $0.distance < $1.distance }
-            try orderTiesByKey(&hits)
-            return try hits.prefix(max(0, limit)).map { try station(fid: $0.fid) }
+            return try pinCapHits(in: bbox, limit: limit, includeClosed: includeClosed).hits.map { try station(fid: $0.fid) }
         }
         let s = try db.cached("""
             SELECT \(Self.columns) FROM rtree_stations_geom r JOIN stations s ON s.fid = r.id
@@ -30,6 +24,39 @@ extension StationStore {
         while try s.step() { out.append(Self.station(from: s)) }
         s.reset()
         return out.sorted { $0.key < $1.key }
+    }
+
+    /// The pin cap of a viewport, lean: the `limit` entries inside `bbox` nearest its centre
+    /// (geodesic, metres in `distance`), nearest first, ties by key, and `total`, the number of
+    /// entries inside the box. What `stations(in:limit:)` loads whole and the map server writes.
+    ///
+    /// A box holding more than twice `limit` entries (a city at low zoom) is answered by the
+    /// best-first k-NN from the centre (`nearestHits`, same order), keeping the hits inside the
+    /// box and asking for twice as many until `limit` are inside, instead of measuring the
+    /// distance of every entry in the box.
+    public func pinCapHits(in bbox: BoundingBox, limit: Int, includeClosed: Bool = false) throws
+        -> (hits: [StationHit], total: Int) {
+        let limit = max(0, limit)
+        let centre = bbox.center
+        var hits = try stationHits(in: bbox, includeClosed: includeClosed)
+        let total = hits.count
+        if total > 2 * limit {
+            var k = max(1, limit)
+            while true {
+                let near = try nearestHits(to: centre, k: k, includeClosed: includeClosed)
+                let inside = near.filter { bbox.contains($0.coordinate) }
+                if inside.count >= limit || near.count < k { return (Array(inside.prefix(limit)), total) }
+                k *= 2
+            }
+        }
+        for i in hits.indices { hits[i].distance = Geodesic.distance(centre, hits[i].coordinate) }
+        hits.sort { $0.distance < $1.distance }
+        // Keep the ties at the cut, order the kept ones' ties by key, then cut.
+        var n = min(limit, hits.count)
+        while n > 0 && n < hits.count && hits[n].distance == hits[n - 1].distance { n += 1 }
+        hits.removeSubrange(n...)
+        try orderTiesByKey(&hits)
+        return (Array(hits.prefix(limit)), total)
     }
 
     /// The `k` entries nearest `point` by geodesic distance (WGS84, metres), nearest first, ties

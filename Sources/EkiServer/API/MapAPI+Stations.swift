@@ -16,9 +16,17 @@ extension MapAPI {
             try ctx.snapshot { visits in
                 var out: [UInt8] = []
                 if filter == .all {
-                    var hits = try ctx.store.stationHits(in: box, includeClosed: includeClosed)
-                    let entries = try Self.order(&hits, limit: limit, box: box, includeClosed: includeClosed, ctx: ctx)
-                    Self.collectionStart(total: hits.count, capacity: entries.count * 420, into: &out)
+                    // By key, or with a limit the library's pin cap (nearest the centre first).
+                    let hits: [StationHit], total: Int
+                    if let limit {
+                        (hits, total) = try ctx.store.pinCapHits(in: box, limit: limit, includeClosed: includeClosed)
+                    } else {
+                        hits = try ctx.store.stationHits(in: box, includeClosed: includeClosed)
+                        total = hits.count
+                    }
+                    var entries = try hits.map { try ctx.features.entry($0.fid, store: ctx.store) }
+                    if limit == nil { entries.sort { $0.key < $1.key } }
+                    Self.collectionStart(total: total, capacity: entries.count * 420, into: &out)
                     for (i, e) in entries.enumerated() {
                         if i > 0 { out.append(UInt8(ascii: ",")) }
                         StationFeatures.append(head: e.head, distance: nil, completion: visits.completion(of: e.key), to: &out)
@@ -40,39 +48,6 @@ extension MapAPI {
             }
         }
         return .json(body)
-    }
-
-    /// The hits as `stations(in:limit:)` orders them: by key, or with a limit nearest the box
-    /// centre first (geodesic, ties by key), cut to the limit.
-    ///
-    /// A box holding many more entries than the limit (a city at low zoom) is answered by the
-    /// best-first k-NN from the centre (`nearestHits`, same order: distance, then key), keeping
-    /// those inside the box and asking for twice as many until `limit` are inside — instead of
-    /// the exact distance of every entry in the box.
-    static func order(_ hits: inout [StationHit], limit: Int?, box: BoundingBox, includeClosed: Bool,
-                      ctx: ReaderContext) throws -> [FeatureCache.Entry] {
-        guard let limit else {
-            return try hits.map { try ctx.features.entry($0.fid, store: ctx.store) }.sorted { $0.key < $1.key }
-        }
-        let centre = box.center
-        if hits.count > 2 * limit {
-            var k = limit
-            while true {
-                let near = try ctx.store.nearestHits(to: centre, k: k, includeClosed: includeClosed)
-                let inside = near.filter { box.contains($0.coordinate) }
-                if inside.count >= limit || near.count < k {
-                    return try inside.prefix(limit).map { try ctx.features.entry($0.fid, store: ctx.store) }
-                }
-                k *= 2
-            }
-        }
-        for i in hits.indices { hits[i].distance = Geodesic.distance(centre, hits[i].coordinate) }
-        hits.sort { $0.distance < $1.distance }
-        var n = min(limit, hits.count)
-        while n > 0 && n < hits.count && hits[n].distance == hits[n - 1].distance { n += 1 }
-        var chosen = try hits[..<n].map { (d: $0.distance, e: try ctx.features.entry($0.fid, store: ctx.store)) }
-        chosen.sort { $0.d != $1.d ? $0.d < $1.d : $0.e.key < $1.e.key }
-        return chosen.prefix(limit).map(\.e)
     }
 
     static func collectionStart(total: Int?, capacity: Int, into out: inout [UInt8]) {
