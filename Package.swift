@@ -33,7 +33,9 @@ let package = Package(
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
-        .target(name: "EkiKit", dependencies: ["EkiSQLite"]),
+        .target(name: "EkiKit", dependencies: ["EkiSQLite"],
+                // Prefecture polygons (simplified N03) for the prefecture of a point and offline outlines.
+                resources: [.copy("Resources/prefectures-n03.geojson")]),
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).

@@ -1,0 +1,149 @@
+import Foundation
+
+/// The 47 prefectures of Japan as polygons (WGS84 degrees), for the prefecture of a point and
+/// for drawing outlines offline.
+///
+/// Source: 国土数値情報 行政区域データ (N03, MLIT) as simplified to 1 % by smartnews-smri/
+/// japan-topography (`s0010/prefectures.json`, commit b403e71), shipped as the library resource
+/// `prefectures-n03.geojson` (credit 「出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成」).
+/// The simplification moves borders and coasts by up to a few hundred metres, so a point that
+/// falls in no polygon (a station on reclaimed land, a pier, a point just off a simplified coast)
+/// takes the nearest polygon within `fallbackDistance`; a source's own prefecture should still be
+/// preferred when it has one.
+public struct PrefectureBoundaries: Sendable {
+    /// One prefecture: its name (e.g. 東京都, as `Prefecture.names`) and its polygons, each an
+    /// outer ring followed by its holes, each ring a closed list of points.
+    public struct Region: Sendable {
+        public var name: String
+        public var polygons: [[[Coordinate]]]
+    }
+
+    /// The prefectures in JIS X 0401 order (北海道 … 沖縄県).
+    public let regions: [Region]
+    /// The farthest a point outside every polygon may lie from the nearest one and still take
+    /// its prefecture, metres (default 20 km: outlying piers and the simplified coasts).
+    public var fallbackDistance: Double = 20_000
+
+    /// One polygon part with its edges bucketed by latitude band for point-in-polygon tests.
+    private struct Part: Sendable {
+        var region: Int
+        var minLon, minLat, maxLon, maxLat: Double
+        /// Edges as (lon1, lat1, lon2, lat2), all rings of the part (outer and holes).
+        var edges: [SIMD4<Double>]
+        /// `bands[i]` indexes the edges whose latitude range meets band i (`bandHeight` degrees
+        /// from `minLat`).
+        var bands: [[Int32]]
+    }
+    private let parts: [Part]
+    private static let bandHeight = 0.02
+
+    /// The boundaries shipped with the library, read once (about 0.3 s; 736 parts, 61,033 points).
+    /// Nil only if the resource is missing or damaged, which a build from this package never is.
+    public static let builtIn: PrefectureBoundaries? = {
+        guard let url = Bundle.module.url(forResource: "prefectures-n03", withExtension: "geojson"),
+              let data = try? Data(contentsOf: url) else { return nil }
+        return try? PrefectureBoundaries(geoJSON: data)
+    }()
+
+    /// Reads a GeoJSON FeatureCollection of (Multi)Polygon features named by the property
+    /// `N03_001` (the N03 prefecture name) or `name`.
+    /// - Throws: `CocoaError` when the data is not JSON; `DecodingError.dataCorrupted` when a
+    ///   feature lacks a name or a polygon.
+    public init(geoJSON data: Data) throws {
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let features = root["features"] as? [[String: Any]] else {
+            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a GeoJSON FeatureCollection"))
+        }
+        var regions: [Region] = []
+        for (i, f) in features.enumerated() {
+            let props = f["properties"] as? [String: Any] ?? [:]
+            guard let name = (props["N03_001"] ?? props["name"]) as? String,
+                  let geometry = f["geometry"] as? [String: Any], let type = geometry["type"] as? String,
+                  let coords = geometry["coordinates"] as? [Any] else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "feature \(i): no name or geometry"))
+            }
+            let raw = type == "MultiPolygon" ? coords : [coords]
+            let polygons: [[[Coordinate]]] = raw.compactMap { poly in
+                (poly as? [[[Double]]])?.map { ring in ring.map { Coordinate(lat: $0[1], lon: $0[0]) } }
+            }
+            regions.append(Region(name: name, polygons: polygons))
+        }
+        self.init(regions: regions)
+    }
+
+    /// Builds the index over `regions` (each polygon an outer ring then holes).
+    public init(regions: [Region]) {
+        self.regions = regions
+        var parts: [Part] = []
+        for (ri, region) in regions.enumerated() {
+            for polygon in region.polygons {
+                var edges: [SIMD4<Double>] = []
+                var minLon = Double.infinity, minLat = Double.infinity, maxLon = -Double.infinity, maxLat = -Double.infinity
+                for ring in polygon where ring.count > 1 {
+                    for j in 0..<ring.count {
+                        let a = ring[j], b = ring[(j + 1) % ring.count]
+                        if a == b { continue }
+                        edges.append(SIMD4(a.lon, a.lat, b.lon, b.lat))
+                        minLon = min(minLon, a.lon); maxLon = max(maxLon, a.lon)
+                        minLat = min(minLat, a.lat); maxLat = max(maxLat, a.lat)
+                    }
+                }
+                guard !edges.isEmpty else { continue }
+                let count = Int(((maxLat - minLat) / Self.bandHeight).rounded(.down)) + 1
+                var bands = [[Int32]](repeating: [], count: count)
+                for (k, e) in edges.enumerated() {
+                    let lo = Int((min(e.y, e.w) - minLat) / Self.bandHeight)
+                    let hi = Int((max(e.y, e.w) - minLat) / Self.bandHeight)
+                    for b in max(0, lo)...min(count - 1, hi) { bands[b].append(Int32(k)) }
+                }
+                parts.append(Part(region: ri, minLon: minLon, minLat: minLat, maxLon: maxLon, maxLat: maxLat,
+                                  edges: edges, bands: bands))
+            }
+        }
+        self.parts = parts
+    }
+
+    /// The prefecture a point lies in (its name, e.g. 神奈川県): the polygon containing it, else
+    /// the nearest polygon within `fallbackDistance`; nil when none is that near (a point
+    /// outside Japan) or the coordinate is not finite.
+    public func prefecture(at c: Coordinate) -> String? {
+        guard c.lat.isFinite, c.lon.isFinite else { return nil }
+        for p in parts where c.lon >= p.minLon && c.lon <= p.maxLon && c.lat >= p.minLat && c.lat <= p.maxLat {
+            if contains(p, c) { return regions[p.region].name }
+        }
+        // Nearest edge, in a local equirectangular plane (error ≪ 1 % at these distances).
+        let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
+        let margin = fallbackDistance / ky
+        var best = Double.infinity, bestRegion: Int?
+        for p in parts where c.lon >= p.minLon - margin * 2 && c.lon <= p.maxLon + margin * 2
+            && c.lat >= p.minLat - margin && c.lat <= p.maxLat + margin {
+            for e in p.edges {
+                let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+                let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+                let dx = bx - ax, dy = by - ay
+                let len2 = dx * dx + dy * dy
+                let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+                let px = ax + t * dx, py = ay + t * dy
+                let d = px * px + py * py
+                if d < best { best = d; bestRegion = p.region }
+            }
+        }
+        guard let r = bestRegion, best.squareRoot() <= fallbackDistance else { return nil }
+        return regions[r].name
+    }
+
+    /// Even-odd ray casting over the edges of the point's latitude band (holes included).
+    private func contains(_ p: Part, _ c: Coordinate) -> Bool {
+        let band = Int((c.lat - p.minLat) / Self.bandHeight)
+        guard band >= 0, band < p.bands.count else { return false }
+        var inside = false
+        for k in p.bands[band] {
+            let e = p.edges[Int(k)]
+            if (e.y > c.lat) != (e.w > c.lat) {
+                let x = e.x + (c.lat - e.y) / (e.w - e.y) * (e.z - e.x)
+                if c.lon < x { inside.toggle() }
+            }
+        }
+        return inside
+    }
+}
