@@ -94,6 +94,17 @@ final class Canvas {
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
     }
 
+    /// Paints `other` (made at the same scale) with its top-left corner at logical (x, y).
+    func draw(_ other: Canvas, x: Double, y: Double) {
+        cairo_surface_flush(other.surface)
+        cairo_save(cr)
+        cairo_translate(cr, x, y)
+        cairo_scale(cr, 1 / Double(other.scale), 1 / Double(other.scale))
+        cairo_set_source_surface(cr, other.surface, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
     /// The picture as PNG bytes.
     func pngData() throws -> Data {
         cairo_surface_flush(surface)

@@ -30,6 +30,13 @@ final class TextLayout {
         pango_font_description_free(d)
     }
 
+    /// Wraps text at `width` logical pixels (words, else characters); nil for one line.
+    func setWrap(width: Double?) {
+        cache.removeAll(keepingCapacity: true)
+        pango_layout_set_width(layout, width.map { Int32($0 * Double(PANGO_SCALE)) } ?? -1)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+    }
+
     /// The logical size of `text` in the current font (logical pixels), cached per string.
     func size(_ text: String) -> (w: Double, h: Double) {
         if let s = cache[text] { return s }

@@ -61,6 +61,7 @@ enum LabelPlacement {
         var index = BoxIndex(cell: 48)
         for m in markers {
             index.insert(.init(x0: m.x - m.radius, y0: m.y - m.radius, x1: m.x + m.radius, y1: m.y + m.radius))
+            if let b = m.badge { index.insert(.init(x0: b.x, y0: b.y, x1: b.x + b.w, y1: b.y + b.h)) }
         }
         for r in reserved { index.insert(r) }
         var labels: [MapLabel] = []

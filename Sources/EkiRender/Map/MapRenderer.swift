@@ -128,12 +128,10 @@ public enum MapRenderer {
         canvas.setColor(m.visited > 0 && !m.isVisited ? visitedColour : RGB(hex: 0xFFFFFF))
         canvas.setLineWidth(m.visited > 0 && !m.isVisited ? 2 : 1.2)
         canvas.stroke()
-        guard m.count > 1 else { return }
-        text.setFont(size: 9, bold: true)
+        guard let (bx, by, bw, bh) = m.badge else { return }
+        text.setFont(size: 10, bold: true)
         let label = String(m.count)
         let (w, h) = text.size(label)
-        let bw = max(w + 4, h * 0.9), bh = h * 0.9
-        let bx = m.x + m.radius * 0.5, by = m.y - m.radius - bh * 0.6
         canvas.newPath()
         canvas.rectangle(bx, by, bw, bh)
         canvas.setColor(RGB(hex: 0xFFFFFF))

@@ -17,6 +17,14 @@ public struct MapMarker: Sendable, Equatable {
     var lines: Int
 
     public var count: Int { keys.count }
+
+    /// The count badge's box (x, y, width, height; logical pixels) at the pin's upper right,
+    /// for markers of several entries.
+    var badge: (x: Double, y: Double, w: Double, h: Double)? {
+        guard count > 1 else { return nil }
+        let w = max(13, 6.5 * Double(String(count).count) + 5), h = 13.0
+        return (x + radius * 0.4, y - radius - h * 0.55, w, h)
+    }
     /// Green when every entry is visited; red otherwise (a green ring marks a partly visited one).
     public var isVisited: Bool { visited == count }
 }
