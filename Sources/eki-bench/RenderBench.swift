@@ -11,7 +11,8 @@ import Foundation
 /// open entry read with `allStations`, drawn at 2400×2400 with labels auto and encoded as PNG;
 /// (2) a 1200×800 viewport of central Tokyo (139.70,35.65,139.80,35.71) — the box query, the
 /// drawing and the PNG. Each run is timed alone (monotonic clock); prints one JSON object with
-/// the median and maximum in milliseconds, the entries, pins and names drawn. Run by
+/// the median and maximum in milliseconds (and the median of the PNG encoding alone, timed again
+/// on the finished picture), the entries, pins and names drawn. Run by
 /// Scripts/bench/bench-render.sh.
 func runRender(_ args: [String]) throws {
     guard let db = option("db", args) else { throw BenchUsageError("render: --db D.gpkg is required") }
@@ -40,14 +41,19 @@ func runRender(_ args: [String]) throws {
     }
     func time(_ body: () throws -> MapPicture) throws -> [String: Any] {
         let first = try body()   // warm-up
-        var ms: [Double] = []
+        var ms: [Double] = [], png: [Double] = []
         for _ in 0..<runs {
             let t = now()
-            _ = try body()
+            let p = try body()
             ms.append(Double(now() - t) / 1e6)
+            let t1 = now()
+            _ = try p.png()
+            png.append(Double(now() - t1) / 1e6)
         }
         ms.sort()
+        png.sort()
         return ["median_ms": round2(percentile(ms, 50)), "max_ms": round2(ms.last ?? 0), "runs": runs,
+                "png_encode_median_ms": round2(percentile(png, 50)),
                 "entries": first.total, "pins": first.markers.count, "names": first.labels.count,
                 "pixels": "\(first.pixelWidth)x\(first.pixelHeight)"]
     }
