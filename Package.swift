@@ -47,8 +47,8 @@ let package = Package(
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
         // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only
-        // target that calls cairo or Pango.
-        .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo"]),
+        // target that calls cairo or Pango (zlib encodes the PNGs).
+        .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CCompression"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
         .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "CMicroHTTPD"],
                 resources: [.copy("Web")]),

@@ -105,20 +105,9 @@ final class Canvas {
         cairo_restore(cr)
     }
 
-    /// The picture as PNG bytes.
-    func pngData() throws -> Data {
-        cairo_surface_flush(surface)
-        let box = PNGBuffer()
-        let status = cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-            let buffer = Unmanaged<PNGBuffer>.fromOpaque(closure!).takeUnretainedValue()
-            buffer.data.append(bytes!, count: Int(length))
-            return CAIRO_STATUS_SUCCESS
-        }, Unmanaged.passUnretained(box).toOpaque())
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw RenderError.writePNG(path: "(memory)", reason: String(cString: cairo_status_to_string(status)))
-        }
-        return box.data
-    }
+    /// The picture as PNG bytes (`PNGEncoder`).
+    /// - Throws: `RenderError.writePNG` when zlib fails.
+    func pngData() throws -> Data { try PNGEncoder.encode(surface: surface) }
 
     /// Writes the PNG to `path` (replacing it).
     /// - Throws: `RenderError.writePNG` naming the path.
@@ -129,5 +118,3 @@ final class Canvas {
         }
     }
 }
-
-private final class PNGBuffer { var data = Data() }
