@@ -50,7 +50,7 @@ let package = Package(
         // target that calls cairo or Pango (zlib encodes the PNGs).
         .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CCompression"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "CMicroHTTPD"],
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
@@ -71,7 +71,7 @@ let package = Package(
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
-                                                           "EkiTestSupport"],
+                                                           "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
     ],
     swiftLanguageModes: [.v6]
