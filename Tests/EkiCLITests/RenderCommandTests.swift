@@ -1,5 +1,7 @@
 import EkiCLI
-import EkiRender
+import EkiGeocoding
+import EkiKit
+@testable import EkiRender
 import EkiTestSupport
 import Foundation
 import Testing
@@ -101,5 +103,54 @@ import Testing
         // The seed's two collapsed ranges are rows of their own.
         let seedText = eki(["visit", "share", "--db", db, "--visits", seeded]).out
         #expect(seedText.contains("2019-08-15: no visits\n") && seedText.contains("2019-08-17 – 2019-08-19: no visits (3 days)\n"))
+    }
+}
+
+/// `eki render --tiles URL`: tiles from the cache (no network here) drawn in place of the
+/// basemap, credited, and a bad URL refused.
+@Suite struct RenderTilesTests {
+    let dir = TestPaths.temporaryDirectory()
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    @Test func cachedTilesReplaceTheBasemap() throws {
+        let db = path("sample.gpkg")
+        #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
+        // A "tile" that is land colour all over (a picture of inland 長野 without pins).
+        let land = try MapRenderer.render(MapRequest(bbox: BoundingBox(minLon: 138.0, minLat: 36.0, maxLon: 138.001, maxLat: 36.001),
+                                                     width: 256, height: 256, decorations: false),
+                                          stations: [], isVisited: { _ in false }).png()
+        // Port 9 (discard) on loopback: nothing answers, so every tile must come from the cache.
+        let template = "http://127.0.0.1:9/{z}/{x}/{y}.png"
+        let cache = path("cache")
+        let box = BoundingBox(minLon: 139.10, minLat: 35.22, maxLon: 139.20, maxLat: 35.30)
+        let viewport = MapViewport(fitting: box, width: 600, height: 400)
+        let (z, tiles) = Tiles.cover(viewport)
+        #expect(z == 12 && tiles.count == 6, "\(z) \(tiles.count)")
+        for t in tiles {
+            let folder = "\(cache)/eki/tiles/\(TileFetcher.folderName(template))/\(z)/\(t.x)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try land.write(to: URL(fileURLWithPath: "\(folder)/\(t.y).png"))
+        }
+        let out = path("tiles.png"), plain = path("plain.png")
+        let env = ["XDG_CACHE_HOME": cache, "EKI_VISITS": path("none.sqlite")]
+        let args = ["render", "--db", db, "--bbox", "139.10,35.22,139.20,35.30", "--size", "600x400", "--labels", "none"]
+        let r = eki(args + ["--tiles", template, "-o", out], environment: env)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("tiles: 0 fetched, 6 from the cache\n"), "\(r.err)")
+        #expect(eki(args + ["-o", plain], environment: env).status == 0)
+        // Sagami Bay, south-east of 小田原: sea on the basemap, land colour from the tiles.
+        let sea = viewport.point(Coordinate(lat: 35.23, lon: 139.19))
+        #expect(try PNGImage(path: plain).pixel(Int(sea.x), Int(sea.y), matches: Basemap.sea))
+        #expect(try PNGImage(path: out).pixel(Int(sea.x), Int(sea.y), matches: Basemap.land))
+        // A tile that is missing from the cache is fetched, and the failure is a data error.
+        try FileManager.default.removeItem(atPath: "\(cache)/eki/tiles/\(TileFetcher.folderName(template))/\(z)/\(tiles[0].x)/\(tiles[0].y).png")
+        let failed = eki(args + ["--tiles", template, "-o", out], environment: env)
+        #expect(failed.status == 1 && failed.err.hasPrefix("eki render: "), "\(failed.err)")
+    }
+
+    @Test func aTileURLNeedsTheThreePlaceholders() {
+        let r = eki("render", "--all", "--tiles", "https://tile.example.org/{z}/{x}.png", "-o", path("x.png"))
+        #expect(r.status == 64)
+        #expect(r.err == "eki render: --tiles needs an http(s) URL with {z}, {x} and {y}, got 'https://tile.example.org/{z}/{x}.png'\n")
     }
 }

@@ -1,3 +1,4 @@
+import EkiGeocoding
 import EkiKit
 import EkiRender
 import Foundation
@@ -24,6 +25,13 @@ struct RenderCommand: Command {
       --size WxH         picture size in logical pixels (default 1200x800; 1…10000 each)
       --scale 1|2        device pixels per logical pixel (default 1; 2 for phones)
       --labels MODE      auto (names that fit; the default), all, or none
+      --tiles URL|none   draw raster tiles under the pins instead of the offline basemap:
+                         an http(s) URL with {z}, {x} and {y}, e.g.
+                         https://tile.openstreetmap.org/{z}/{x}/{y}.png (credited as
+                         © OpenStreetMap contributors). Tiles are cached in
+                         $XDG_CACHE_HOME/eki/tiles (else ~/.cache/eki/tiles) and fetched at
+                         most one per second with the User-Agent of $EKI_USER_AGENT (else
+                         EkiKit/\(EkiKitVersion.string)). Default none.
       -o FILE.png        where to write the picture (required)
     \(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
     Prints one line: the file, its size in pixels and the entries drawn.
@@ -39,10 +47,12 @@ struct RenderCommand: Command {
     let all: Bool
     let width: Int, height: Int, scale: Int
     let labels: LabelMode
+    /// The tile URL template, nil for the offline basemap.
+    let tiles: String?
     let visitOptions: VisitOptions
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: Set(["db", "bbox", "span", "size", "scale", "labels", "o", "output"])
+        args = try Arguments(arguments, valued: Set(["db", "bbox", "span", "size", "scale", "labels", "tiles", "o", "output"])
                                  .union(VisitOptions.valued).union(PlaceOptions.valued),
                              flags: Set(["all"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
@@ -69,6 +79,15 @@ struct RenderCommand: Command {
             throw UsageError("--labels must be auto, all or none, got '\(args["labels"]!)'")
         }
         labels = l
+        let t = args["tiles"] ?? "none"
+        tiles = t == "none" ? nil : t
+        if let t = tiles {
+            // Checked here so a bad URL is a usage error before any work.
+            do { _ = try TileFetcher(template: t, configuration: GeocoderConfiguration(cachePath: nil), cacheRoot: nil) } catch {
+                if case .misconfigured(let reason) = error { throw UsageError(reason) }
+                throw UsageError(error.description)
+            }
+        }
         visitOptions = try VisitOptions(args, console)
     }
 
@@ -101,11 +120,26 @@ struct RenderCommand: Command {
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
             stations = try store.stations(in: view, limit: nil, visits: visits ?? VisitedStations(), filter: visitOptions.filter)
         }
-        let request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
-        let picture = try MapRenderer.render(request, stations: stations, visits: visits)
+        var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
+        var source: FetchedTiles? = nil
+        if let tiles {
+            let configuration = try GeocoderConfiguration.fromEnvironment(console.environment)
+            source = FetchedTiles(try TileFetcher(template: tiles, configuration: configuration,
+                                                  cacheRoot: TileFetcher.defaultCacheRoot(console.environment)))
+            request.attribution = ["© OpenStreetMap contributors"]
+        }
+        let picture = try MapRenderer.render(request, stations: stations, tiles: source, visits: visits)
+        if let f = source?.fetcher { console.err("tiles: \(f.requests) fetched, \(f.cacheHits) from the cache\n") }
         try picture.write(to: output)
         console.out("\(output): \(picture.pixelWidth)x\(picture.pixelHeight) px, \(picture.total) entries in view "
                     + "(\(picture.visited) visited), \(picture.markers.count) pins, \(picture.labels.count) names\n")
         return 0
     }
+}
+
+/// The renderer's tile source over the geocoding package's libcurl client.
+final class FetchedTiles: TileSource {
+    let fetcher: TileFetcher
+    init(_ fetcher: TileFetcher) { self.fetcher = fetcher }
+    func tile(z: Int, x: Int, y: Int) throws -> [UInt8] { try fetcher.tile(z: z, x: x, y: y) }
 }

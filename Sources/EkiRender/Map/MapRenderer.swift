@@ -52,21 +52,26 @@ public enum MapRenderer {
     static let ink = RGB(hex: 0x222222)
     static let lineColour = RGB(hex: 0x2B59C3)
 
-    /// Draws `stations` (closed ones skipped) with `isVisited` telling which are visited.
-    /// - Throws: `RenderError` for a request out of range or a surface cairo cannot make.
-    public static func render(_ request: MapRequest, stations: [Station], isVisited: (String) -> Bool) throws -> MapPicture {
+    /// Draws `stations` (closed ones skipped) with `isVisited` telling which are visited; with
+    /// `tiles`, raster tiles replace the prefecture basemap (the request's `attribution` should
+    /// then credit them).
+    /// - Throws: `RenderError` for a request out of range or a surface cairo cannot make; what
+    ///   `tiles` throws.
+    public static func render(_ request: MapRequest, stations: [Station], tiles: TileSource? = nil,
+                              isVisited: (String) -> Bool) throws -> MapPicture {
         try request.validate()
         let canvas = try Canvas(width: request.width, height: request.height, scale: request.scale)
         let viewport = MapViewport(fitting: request.bbox, width: request.width, height: request.height)
         let text = TextLayout(canvas: canvas)
         Basemap.draw(on: canvas, viewport: viewport)
+        if let tiles { try Tiles.draw(tiles, on: canvas, viewport: viewport) }
         drawPolyline(request.polyline, on: canvas, viewport: viewport)
 
         let view = viewport.visibleBox
         let shown = stations.filter { $0.isOpen && view.contains($0.coordinate) }
         let markers = PinMarkers.build(shown, visited: isVisited, viewport: viewport)
         let visitedCount = shown.filter { isVisited($0.key) }.count
-        let attribution = Attribution.lines(for: shown, extra: request.attribution)
+        let attribution = Attribution.lines(for: shown, extra: request.attribution, basemap: tiles == nil)
 
         // Boxes the decorations will take, reserved before the names are placed.
         var reserved: [BoxIndex.Box] = []
@@ -100,8 +105,9 @@ public enum MapRenderer {
     }
 
     /// Convenience: `render(_:stations:isVisited:)` with a `VisitedStations` (nil: nothing visited).
-    public static func render(_ request: MapRequest, stations: [Station], visits: VisitedStations?) throws -> MapPicture {
-        try render(request, stations: stations) { visits?.isVisited($0) ?? false }
+    public static func render(_ request: MapRequest, stations: [Station], tiles: TileSource? = nil,
+                              visits: VisitedStations?) throws -> MapPicture {
+        try render(request, stations: stations, tiles: tiles) { visits?.isVisited($0) ?? false }
     }
 
     static func drawPolyline(_ line: [Coordinate], on canvas: Canvas, viewport: MapViewport) {

@@ -45,12 +45,17 @@ public struct MapRequest: Sendable {
 /// for N02 stations and the prefecture outlines (N03), station_database for its entries, and
 /// © OpenStreetMap contributors for OSM entries.
 enum Attribution {
-    static func lines(for stations: [Station], extra: [String]) -> [String] {
+    /// `basemap`: the prefecture outlines are drawn (no tiles over them).
+    static func lines(for stations: [Station], extra: [String], basemap: Bool = true) -> [String] {
         var datasets = Set<String>()
         for s in stations { for r in s.sources { datasets.insert(r.dataset) } }
         var out: [String] = []
-        out.append(datasets.contains("n02") ? "出典：国土数値情報（鉄道データ・行政区域データ）（国土交通省）を加工して作成"
-                                            : "出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成")
+        switch (datasets.contains("n02"), basemap) {
+        case (true, true): out.append("出典：国土数値情報（鉄道データ・行政区域データ）（国土交通省）を加工して作成")
+        case (true, false): out.append("出典：国土数値情報（鉄道データ）（国土交通省）を加工して作成")
+        case (false, true): out.append("出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成")
+        case (false, false): break
+        }
         if datasets.contains("station-database") { out.append("駅データ: station_database (Seo-4d696b75), CC BY-SA 4.0") }
         if datasets.contains("ekidata") { out.append("駅データ.jp") }
         if datasets.contains(where: { $0.hasPrefix("gtfs/") }) { out.append("GTFS-JP feeds (各事業者)") }
