@@ -131,3 +131,38 @@ import Testing
         #expect(diff < 0.01, "\(diff * 100)% of the pixels differ")
     }
 }
+
+/// The optional polyline (a line's stations in order, for `--line` once lines exist) is drawn
+/// under the pins, and framing it gives a box holding every point.
+@Suite struct PolylineTests {
+    @Test func drawnThroughItsPointsUnderThePins() throws {
+        let stations = try Sample.stations()
+        let store = try StationStore(path: Sample.database, readOnly: true)
+        // 箱根登山鉄道 in order: 小田原 → 箱根板橋 → 風祭 → 入生田 → 箱根湯本.
+        let keys = ["小田原", "箱根板橋", "風祭", "入生田", "箱根湯本"].map { "hakone-tozan/c/\($0)" }
+        let line = try keys.map { try #require(try store.station(key: $0)).coordinate }
+        let box = try #require(MapViewport.framing(line))
+        #expect(line.allSatisfy { box.contains($0) })
+        var request = MapRequest(bbox: box, width: 800, height: 600, labels: .none)
+        request.polyline = line
+        let (picture, image) = try Sample.draw(request, stations)
+        // Halfway between 箱根板橋 and 風祭 (no pin there): the line's colour over land.
+        let a = picture.viewport.point(line[1]), b = picture.viewport.point(line[2])
+        let mid = (x: Int((a.x + b.x) / 2), y: Int((a.y + b.y) / 2))
+        let p = image.pixel(mid.x, mid.y), land = Basemap.land.bytes
+        #expect(Int(p.b) > Int(p.r) + 40, "\(p)")
+        let (_, bare) = try Sample.draw(MapRequest(bbox: box, width: 800, height: 600, labels: .none), stations)
+        #expect(bare.pixel(mid.x, mid.y, matches: RGB(r: Double(land.r) / 255, g: Double(land.g) / 255, b: Double(land.b) / 255)))
+        // The pins stay on top of the line.
+        let kazamatsuri = try #require(picture.markers.first { $0.name == "風祭" })
+        #expect(image.pixel(Int(kazamatsuri.x), Int(kazamatsuri.y), matches: MapRenderer.unvisited))
+    }
+
+    @Test func theGoldenComparisonSeesAnotherView() throws {
+        // A view 0.01° to the east differs from the golden image by far more than the tolerance.
+        let shifted = BoundingBox(minLon: 139.11, minLat: 35.22, maxLon: 139.21, maxLat: 35.30)
+        let (_, image) = try Sample.draw(MapRequest(bbox: shifted, width: 1200, height: 800), try Sample.stations(shifted))
+        let golden = try PNGImage(path: TestPaths.package("Tests/EkiRenderTests/Fixtures/odawara-1200x800.png"))
+        #expect(image.difference(from: golden, tolerance: 48) > 0.02)
+    }
+}
