@@ -35,6 +35,15 @@ import Testing
         #expect(all.out.hasPrefix("\(out): 800x600 px, 39 entries in view (0 visited), "), "\(all.err)")
     }
 
+    @Test func placeCentresTheBoxLikeGeocode() throws {
+        let db = sampleDatabase(), out = path("place.png")
+        let r = eki(["render", "--db", db, "--visits", path("none.sqlite"), "--place", "小田原", "--provider", "stations",
+                     "--span", "3000", "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("place: 小田原駅 (35.256286, 139.155579) from stations\n"), "\(r.err)")
+        #expect(r.out == "\(out): 1200x800 px, 8 entries in view (0 visited), 4 pins, 4 names\n")
+    }
+
     @Test func visitFiltersChangeThePins() throws {
         let db = sampleDatabase(), visits = path("filters.sqlite"), out = path("filters.png")
         #expect(eki("visit", "add", "hakone-tozan/c/風祭", "--date", "2019-08-14", "--db", db, "--visits", visits).status == 0)

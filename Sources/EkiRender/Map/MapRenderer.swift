@@ -70,7 +70,7 @@ public enum MapRenderer {
         let view = viewport.visibleBox
         let shown = stations.filter { $0.isOpen && view.contains($0.coordinate) }
         let markers = PinMarkers.build(shown, visited: isVisited, viewport: viewport)
-        let visitedCount = shown.filter { isVisited($0.key) }.count
+        let visitedCount = markers.reduce(0) { $0 + $1.visited }
         let attribution = Attribution.lines(for: shown, extra: request.attribution, basemap: tiles == nil)
 
         // Boxes the decorations will take, reserved before the names are placed.

@@ -44,34 +44,40 @@ enum PinMarkers {
     static func radius(count: Int) -> Double { count == 1 ? baseRadius : baseRadius + 1.5 }
 
     static func build(_ stations: [Station], visited: (String) -> Bool, viewport: MapViewport) -> [MapMarker] {
-        // Step 1: places by name.
-        struct Place { var stations: [Station]; var visited: Int }
+        // Step 1: places by name. Entries are referred to by index (a Station is large to copy).
+        struct Place { var members: [Int]; var visited: Int }
+        let isVisited = stations.map { visited($0.key) }
         var places: [Place] = []
         var byName: [String: [Int]] = [:]
-        for s in stations.sorted(by: { $0.key < $1.key }) {
-            let v = visited(s.key) ? 1 : 0
-            if let i = byName[s.name]?.first(where: {
-                Geodesic.distance(places[$0].stations[0].coordinate, s.coordinate) <= placeDistance
+        for i in stations.indices.sorted(by: { stations[$0].key < stations[$1].key }) {
+            let s = stations[i]
+            let v = isVisited[i] ? 1 : 0
+            if let p = byName[s.name]?.first(where: {
+                Geodesic.distance(stations[places[$0].members[0]].coordinate, s.coordinate) <= placeDistance
             }) {
-                places[i].stations.append(s)
-                places[i].visited += v
+                places[p].members.append(i)
+                places[p].visited += v
             } else {
                 byName[s.name, default: []].append(places.count)
-                places.append(Place(stations: [s], visited: v))
+                places.append(Place(members: [i], visited: v))
             }
         }
         var candidates: [MapMarker] = places.map { p in
-            let ordered = p.stations.sorted { a, b in
-                let va = visited(a.key), vb = visited(b.key)
-                if va != vb { return va }
-                if a.lines.count != b.lines.count { return a.lines.count > b.lines.count }
-                return a.key < b.key
+            let ordered = p.members.count == 1 ? p.members : p.members.sorted { a, b in
+                if isVisited[a] != isVisited[b] { return isVisited[a] }
+                let la = stations[a].lines.count, lb = stations[b].lines.count
+                if la != lb { return la > lb }
+                return stations[a].key < stations[b].key
             }
-            var x = 0.0, y = 0.0
-            for s in ordered { let q = viewport.point(s.coordinate); x += q.x; y += q.y }
+            var x = 0.0, y = 0.0, lines = 0
+            for i in ordered {
+                let q = viewport.point(stations[i].coordinate)
+                x += q.x; y += q.y
+                lines += stations[i].lines.count
+            }
             let n = Double(ordered.count)
-            return MapMarker(x: x / n, y: y / n, radius: radius(count: ordered.count), name: ordered[0].name,
-                             keys: ordered.map(\.key), visited: p.visited, lines: ordered.reduce(0) { $0 + $1.lines.count })
+            return MapMarker(x: x / n, y: y / n, radius: radius(count: ordered.count), name: stations[ordered[0]].name,
+                             keys: ordered.map { stations[$0].key }, visited: p.visited, lines: lines)
         }
         candidates.sort(by: moreImportant)
 
