@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "EkiImport", targets: ["EkiImport"]),
         // Geocoding over HTTP: adds libcurl.
         .library(name: "EkiGeocoding", targets: ["EkiGeocoding"]),
+        // Map pictures (PNG): adds cairo and Pango.
+        .library(name: "EkiRender", targets: ["EkiRender"]),
         .executable(name: "eki", targets: ["eki"]),
     ],
     targets: [
@@ -29,6 +31,10 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev"])]),
 
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
@@ -40,14 +46,17 @@ let package = Package(
         .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
+        // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only
+        // target that calls cairo or Pango (zlib encodes the PNGs).
+        .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CCompression"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "CMicroHTTPD"],
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
-        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer"]),
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
-        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport"]),
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiRender"]),
 
         // For the test targets only: ../shared and its real data (read and imported once), skip
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
@@ -58,9 +67,11 @@ let package = Package(
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
-                                                        "EkiTestSupport"]),
+                                                        "EkiRender", "EkiTestSupport"]),
+        .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
-                                                           "EkiTestSupport"],
+                                                           "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,6 +16,7 @@ public enum EkiCommandLine {
         "search": SearchCommand.self,
         "serve": ServeCommand.self,
         "show": ShowCommand.self,
+        "render": RenderCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

@@ -6,6 +6,7 @@
 //   eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100]   (bench.sh; QueriesBench.swift)
 //   eki-bench osm     FILE.osm [--runs 3] [--bytes N]          (bench.sh, bench-osm.sh; OSMBench.swift)
 //   eki-bench search  --db D.gpkg --queries FILE [...]         (bench-search.sh; SearchBench.swift)
+//   eki-bench render  --db D.gpkg [--runs 5]                   (bench-render.sh; RenderBench.swift)
 //
 // All but search print one JSON object on stdout; search prints tables for people. Query sets
 // and reference answers for `queries` come from Scripts/bench/make_queries.py (the peers'
@@ -23,8 +24,9 @@ do {
     case "queries": try runQueries(Array(args.dropFirst()))
     case "osm": try runOSM(Array(args.dropFirst()))
     case "search": try runSearch(Array(args.dropFirst()))
+    case "render": try runRender(Array(args.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search … (see Scripts/bench/)\n".utf8))
+        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search|render … (see Scripts/bench/)\n".utf8))
         exit(64)
     }
 } catch let error as BenchUsageError {

@@ -12,7 +12,7 @@ struct VisitCommand: Command {
            eki visit check
            eki visit export [--format csv|json]
            eki visit import FILE [--format csv|json]
-           eki visit share [--since D] [--until D]
+           eki visit share [--since D] [--until D] [--png FILE]
            eki visit config [transfer-counts [yes|no]]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
@@ -38,7 +38,9 @@ struct VisitCommand: Command {
                transaction: the same station, date and kind is the same visit (a different
                note is a conflict; the log's note is kept); ids are kept when free.
       share    a plain-text summary to paste into a message: visits by day, runs of days
-               without visits collapsed, completion figures at the end.
+               without visits collapsed, completion figures at the end. --png FILE draws the
+               same summary as a picture for phones (780 px wide) with a map of the period's
+               stations, and prints the file and its size instead.
       config   shows or sets the log's settings (transfer-counts, default yes).
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
@@ -60,7 +62,8 @@ struct VisitCommand: Command {
         case "export", "import": ["format"]
         default: []
         }
-        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]), flags: [])
+        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]).union(sub == "share" ? ["png"] : []),
+                             flags: [])
         let positionals: ClosedRange<Int> = switch sub {
         case "add", "import": 1...1
         case "rm": 1...Int.max
@@ -238,7 +241,9 @@ struct VisitCommand: Command {
     func share() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
-        console.out(try VisitShare.text(log: log, store: store, range: range()))
+        let text = try VisitShare.text(log: log, store: store, range: range())
+        if let png = args["png"] { return try VisitSharePNG.write(text, log: log, store: store, range: range(), to: png, console: console) }
+        console.out(text)
         return 0
     }
 

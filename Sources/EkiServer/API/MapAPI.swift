@@ -7,6 +7,7 @@ import Foundation
 /// | method | path | |
 /// |---|---|---|
 /// | GET | `/api/bbox`, `/api/nearest`, `/api/search`, `/api/geocode`, `/api/station`, `/api/stats` | reads |
+/// | GET | `/api/render.png` | the picture of a box (`MapAPI+Render.swift`) |
 /// | POST | `/api/visits` | record a visit |
 /// | DELETE | `/api/visits/{id}` | remove one |
 /// | GET | `/`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
@@ -84,6 +85,7 @@ final class MapAPI: @unchecked Sendable {
             case "/api/geocode": try only(get); return try geocode(r)
             case "/api/station": try only(get); return try station(r)
             case "/api/stats": try only(get); return try stats(r)
+            case "/api/render.png": try only(get); return try renderPNG(r)
             case "/api/visits": try only(r.method == "POST"); try checkWrite(r); return try addVisit(r)
             default:
                 if path.hasPrefix("/api/visits/") {

@@ -1,0 +1,128 @@
+import EkiKit
+import Foundation
+
+/// `eki visit share --png`: the text summary of `VisitShare.text` drawn as one picture for a
+/// phone — the title, a small map of the stations visited in the period, then the summary's
+/// rows (day headings, station lines, collapsed empty-day ranges, completion figures), at 2×
+/// (390 logical pixels wide = 780 device pixels by default).
+///
+/// The rows are the text summary's lines, each kept whole, so the picture says exactly what
+/// the text says; their kind comes from the text's fixed shape (see `VisitShare`): an indented
+/// line is a visit, a line with `: no visits` a collapsed range, lines starting `★ new
+/// stations` or `Completed:` the figures, any other non-blank line after the title a day
+/// heading (`2019-08-13 Tue`, `2019-08, day unknown`, `date unknown`).
+public final class SharePicture {
+    /// What a row of the picture is.
+    public enum RowKind: String, Sendable { case title, day, visit, emptyDays, figures, none }
+
+    /// One row: its kind, text, and box top and height in logical pixels.
+    public struct Row: Sendable, Equatable {
+        public var kind: RowKind
+        public var text: String
+        public var y: Double, height: Double
+    }
+
+    public let rows: [Row]
+    /// The inset map's box (logical pixels), nil when no station was visited in the period.
+    public let mapBox: (x: Double, y: Double, width: Double, height: Double)?
+    let canvas: Canvas
+
+    public var pixelWidth: Int { canvas.width * canvas.scale }
+    public var pixelHeight: Int { canvas.height * canvas.scale }
+    public func png() throws -> Data { try canvas.pngData() }
+    public func write(to path: String) throws { try canvas.writePNG(to: path) }
+
+    static let padding = 16.0
+    static let background = RGB(hex: 0xFFFFFF)
+
+    /// The kind of one line of the text summary (the first line is the title).
+    public static func kind(of line: String, first: Bool) -> RowKind {
+        if first { return .title }
+        if line.trimmingCharacters(in: .whitespaces).isEmpty { return .none }
+        if line.hasPrefix("  ") { return .visit }
+        if line.hasPrefix("★ new stations") || line.hasPrefix("Completed:") || line == "No visits." { return .figures }
+        if line.contains(": no visits") { return .emptyDays }
+        return .day
+    }
+
+    /// Draws `text` (a `VisitShare.text` summary) with a map of `stations` (the entries visited
+    /// in the period; `isVisited` colours them).
+    /// - Throws: `RenderError` when cairo cannot make the surface.
+    public init(text: String, stations: [Station], isVisited: (String) -> Bool, width: Int = 390, scale: Int = 2) throws {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let inner = Double(width) - 2 * Self.padding
+        // Measure on a scratch canvas, then draw on one of the final height.
+        let scratch = try Canvas(width: 1, height: 1, scale: scale)
+        let measure = TextLayout(canvas: scratch)
+        func style(_ k: RowKind, _ t: TextLayout) {
+            switch k {
+            case .title: t.setFont(size: 19, bold: true)
+            case .day: t.setFont(size: 14, bold: true)
+            case .figures: t.setFont(size: 14, bold: true)
+            default: t.setFont(size: 13)
+            }
+        }
+        var planned: [Row] = []
+        var y = Self.padding
+        var mapBox: (x: Double, y: Double, width: Double, height: Double)? = nil
+        let mapHeight = (inner * 0.62).rounded()
+        for (i, line) in lines.enumerated() {
+            let k = Self.kind(of: line, first: i == 0)
+            if k == .none {
+                if i == lines.count - 1 { break }
+                y += 6
+                continue
+            }
+            style(k, measure)
+            let indent = k == .visit ? 12.0 : 0
+            measure.setWrap(width: inner - indent)
+            let h = measure.size(k == .visit ? String(line.dropFirst(2)) : line).h + (k == .emptyDays ? 6 : 2)
+            if k == .figures, planned.last?.kind != .figures { y += 6 }
+            planned.append(Row(kind: k, text: line, y: y, height: h))
+            y += h
+            if k == .title, !stations.isEmpty {
+                y += 8
+                mapBox = (Self.padding, y, inner, mapHeight)
+                y += mapHeight + 22   // the map and its attribution line
+            }
+        }
+        let height = Int((y + Self.padding).rounded(.up))
+        canvas = try Canvas(width: width, height: height, scale: scale)
+        rows = planned
+        self.mapBox = mapBox
+        canvas.fillAll(Self.background)
+        let text = TextLayout(canvas: canvas)
+
+        if let box = mapBox, let bbox = MapViewport.framing(stations.map(\.coordinate), margin: 0.2) {
+            let map = try MapRenderer.render(MapRequest(bbox: bbox, width: Int(box.width), height: Int(box.height),
+                                                        scale: scale, labels: .auto, decorations: false),
+                                             stations: stations, isVisited: isVisited)
+            canvas.draw(map.canvas, x: box.x, y: box.y)
+            text.setFont(size: 8)
+            text.setWrap(width: inner)
+            canvas.setColor(RGB(hex: 0x777777))
+            text.draw(map.attribution.joined(separator: " / "), x: box.x, y: box.y + box.height + 2)
+        }
+        for row in rows {
+            style(row.kind, text)
+            let indent = row.kind == .visit ? 12.0 : 0
+            text.setWrap(width: inner - indent)
+            switch row.kind {
+            case .emptyDays:
+                canvas.newPath()
+                canvas.rectangle(Self.padding - 4, row.y + 1, inner + 8, row.height - 2)
+                canvas.setColor(RGB(hex: 0xEEEEEE))
+                canvas.fill()
+                canvas.setColor(RGB(hex: 0x777777))
+            case .visit:
+                canvas.setColor(RGB(hex: 0x333333))
+            case .figures:
+                canvas.setColor(MapRenderer.visitedColour)
+            default:
+                canvas.setColor(MapRenderer.ink)
+            }
+            let shown = row.kind == .visit ? String(row.text.dropFirst(2)) : row.text
+            text.draw(shown, x: Self.padding + indent, y: row.y + (row.kind == .emptyDays ? 3 : 1))
+        }
+    }
+}
