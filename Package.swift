@@ -33,6 +33,8 @@ let package = Package(
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
                        providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
+                       providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev"])]),
 
@@ -48,7 +50,7 @@ let package = Package(
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
         // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only
         // target that calls cairo or Pango (zlib encodes the PNGs).
-        .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CCompression"]),
+        .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CPNG"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
         .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
                 resources: [.copy("Web")]),

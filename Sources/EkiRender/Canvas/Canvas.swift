@@ -106,7 +106,7 @@ final class Canvas {
     }
 
     /// The picture as PNG bytes (`PNGEncoder`).
-    /// - Throws: `RenderError.writePNG` when zlib fails.
+    /// - Throws: `RenderError.writePNG` when libpng fails.
     func pngData() throws -> Data { try PNGEncoder.encode(surface: surface) }
 
     /// Writes the PNG to `path` (replacing it).
