@@ -37,7 +37,7 @@ public struct PrefectureBoundaries: Sendable {
     private let parts: [Part]
     private static let bandHeight = 0.02
 
-    /// The boundaries shipped with the library, read once (about 0.3 s; 736 parts, 61,033 points).
+    /// The boundaries shipped with the library, read once (0.3 s in a release build; 736 parts, 61,033 points).
     /// Nil only if the resource is missing or damaged, which a build from this package never is.
     public static let builtIn: PrefectureBoundaries? = {
         guard let url = Bundle.module.url(forResource: "prefectures-n03", withExtension: "geojson"),
@@ -47,28 +47,46 @@ public struct PrefectureBoundaries: Sendable {
 
     /// Reads a GeoJSON FeatureCollection of (Multi)Polygon features named by the property
     /// `N03_001` (the N03 prefecture name) or `name`.
-    /// - Throws: `CocoaError` when the data is not JSON; `DecodingError.dataCorrupted` when a
-    ///   feature lacks a name or a polygon.
+    /// - Throws: `DecodingError` when the data is not such a FeatureCollection (a feature without
+    ///   a name, a geometry that is not a Polygon or MultiPolygon).
     public init(geoJSON data: Data) throws {
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let features = root["features"] as? [[String: Any]] else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "not a GeoJSON FeatureCollection"))
-        }
+        let collection = try JSONDecoder().decode(FeatureCollection.self, from: data)
         var regions: [Region] = []
-        for (i, f) in features.enumerated() {
-            let props = f["properties"] as? [String: Any] ?? [:]
-            guard let name = (props["N03_001"] ?? props["name"]) as? String,
-                  let geometry = f["geometry"] as? [String: Any], let type = geometry["type"] as? String,
-                  let coords = geometry["coordinates"] as? [Any] else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "feature \(i): no name or geometry"))
+        for (i, f) in collection.features.enumerated() {
+            guard let name = f.properties.n03 ?? f.properties.name else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "feature \(i): no N03_001 or name"))
             }
-            let raw = type == "MultiPolygon" ? coords : [coords]
-            let polygons: [[[Coordinate]]] = raw.compactMap { poly in
-                (poly as? [[[Double]]])?.map { ring in ring.map { Coordinate(lat: $0[1], lon: $0[0]) } }
-            }
+            let polygons = f.geometry.polygons.map { $0.map { ring in ring.map { Coordinate(lat: $0[1], lon: $0[0]) } } }
             regions.append(Region(name: name, polygons: polygons))
         }
         self.init(regions: regions)
+    }
+
+    /// The GeoJSON shapes read (RFC 7946 §3): positions are [lon, lat].
+    private struct FeatureCollection: Decodable {
+        struct Feature: Decodable {
+            var properties: Properties
+            var geometry: Geometry
+        }
+        struct Properties: Decodable {
+            var n03: String?
+            var name: String?
+            enum CodingKeys: String, CodingKey { case n03 = "N03_001", name }
+        }
+        struct Geometry: Decodable {
+            var polygons: [[[[Double]]]]
+            enum CodingKeys: String, CodingKey { case type, coordinates }
+            init(from decoder: Decoder) throws {
+                let c = try decoder.container(keyedBy: CodingKeys.self)
+                switch try c.decode(String.self, forKey: .type) {
+                case "MultiPolygon": polygons = try c.decode([[[[Double]]]].self, forKey: .coordinates)
+                case "Polygon": polygons = [try c.decode([[[Double]]].self, forKey: .coordinates)]
+                case let other:
+                    throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "\(other) is not a polygon")
+                }
+            }
+        }
+        var features: [Feature]
     }
 
     /// Builds the index over `regions` (each polygon an outer ring then holes).
