@@ -16,6 +16,8 @@ public enum EkiCommandLine {
         "search": SearchCommand.self,
         "serve": ServeCommand.self,
         "show": ShowCommand.self,
+        "lines": LinesCommand.self,
+        "line": LineCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

@@ -35,6 +35,12 @@ public struct LineStop: Sendable {
     public var branch: Int
     /// Position along its branch, from 0; nil when no ordered source places it.
     public var order: Int?
+
+    public init(station: Station, branch: Int, order: Int?) {
+        self.station = station
+        self.branch = branch
+        self.order = order
+    }
 }
 
 /// A line with its entries in order, or the section of it a common name covers.
