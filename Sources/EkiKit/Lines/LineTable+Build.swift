@@ -12,7 +12,7 @@ import EkiSQLite
 ///    `JR東海道本線(熱海～浜松)` and `JR東海道本線(浜松～岐阜)` are JR東海's 東海道本線.
 /// 3. Datasets are taken ordered ones first (rows with `lineOrder`), then by the entry rule's
 ///    source priority. Each group joins the line of the same operator and class that shares
-///    the most of its entries — at least 2, and at least half of the smaller of the two — and
+///    the most of its entries — at least 2, and at least a third of the smaller of the two — and
 ///    holds no group of the same dataset yet (so a dataset's own lines, 京浜東北線 beside
 ///    東北本線, stay apart), or the line whose id it would take; else it starts a line. Counting
 ///    shared entries goes through an entry → lines map: O(rows) after the sort.
@@ -152,7 +152,7 @@ extension LineTable {
                 for f in fids { for l in linesOf[f] ?? [] { shared[l, default: 0] += 1 } }
                 target = shared.filter { l, n in
                     lines[l].operatorID == first.operatorID && lines[l].serviceClass == first.serviceClass
-                        && !lines[l].datasets.contains(first.dataset) && n >= 2 && 2 * n >= min(fids.count, lines[l].members.count)
+                        && !lines[l].datasets.contains(first.dataset) && n >= 2 && 3 * n >= min(fids.count, lines[l].members.count)
                 }.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
             }
             let t: Int

@@ -130,11 +130,11 @@ extension StationStore {
         }
         // A common name's sections in the curated table's order.
         let curated = LineCommonNames.all.map { SearchFold.name($0.name) + "/" + SearchFold.name($0.line) }
-        hits.sort { a, b in
-            let ia = curated.firstIndex { $0.hasPrefix(SearchFold.name(a.alias) + "/") } ?? 0
-            let ib = curated.firstIndex { $0.hasPrefix(SearchFold.name(b.alias) + "/") } ?? 0
-            return (a.from == nil ? 0 : 1, ia, a.id) < (b.from == nil ? 0 : 1, ib, b.id)
+        func rank(_ h: (id: String, from: Int64?, to: Int64?, alias: String)) -> Int {
+            let key = SearchFold.name(h.alias) + "/" + (h.id.split(separator: "/").last.map(String.init) ?? "")
+            return curated.firstIndex(of: key) ?? curated.count
         }
+        hits.sort { a, b in (a.from == nil ? 0 : 1, rank(a), a.id) < (b.from == nil ? 0 : 1, rank(b), b.id) }
         var out: [LineDetail] = []
         var seen = Set<String>()
         for h in hits where seen.insert(h.id + "/\(h.from ?? -1)").inserted {
