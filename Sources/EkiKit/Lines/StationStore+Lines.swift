@@ -164,3 +164,44 @@ extension StationStore {
         return out
     }
 }
+
+extension StationStore {
+    /// The entries of the lines `query` names (`lines(named:)`: an id, any alias, or a common
+    /// name's sections), in order along each line, each once, as search hits of the line field
+    /// (exact); nil when no line has that name. Closed entries only with
+    /// `options.includeClosed`; `bbox` filters; `near` orders by distance (metres); `limit`
+    /// is not applied.
+    /// - Throws: `SQLiteError`.
+    public func searchLines(_ query: String, options: SearchOptions) throws -> [SearchHit]? {
+        let found = try lines(named: query)
+        guard !found.isEmpty else { return nil }
+        var seen = Set<String>()
+        var hits: [SearchHit] = []
+        for d in found {
+            for stop in d.stops where (options.includeClosed || stop.station.isOpen) && seen.insert(stop.station.key).inserted {
+                if let b = options.bbox, !b.contains(stop.station.coordinate) { continue }
+                hits.append(SearchHit(station: stop.station, field: .line, isExact: true, isPrefix: true,
+                                      distance: options.near.map { Geodesic.distance($0, stop.station.coordinate) }))
+            }
+        }
+        if options.near != nil { hits.sort { ($0.distance!, $0.station.key) < ($1.distance!, $1.station.key) } }
+        return hits
+    }
+}
+
+extension VisitedStations {
+    /// Visited / total per line of the line table (`StationStore.lines()`, open lines, open
+    /// entries), grouped as `<operator short name> <line name>` (JR東海 東海道新幹線), most
+    /// visited first (then largest, then by name). The total and the closed and orphaned
+    /// counts are those of `statistics(store:by:)`.
+    /// - Throws: `SQLiteError`.
+    public func lineStatistics(store: StationStore) throws -> VisitStatistics {
+        var all = try statistics(store: store, by: nil)
+        all.groups = try store.lines().map { l in
+            VisitTally(group: "\(l.operatorName) \(l.name)", visited: l.stationKeys.filter(isVisited).count, total: l.total)
+        }.sorted {
+            ($0.visited, $0.total) != ($1.visited, $1.total) ? ($0.visited, $0.total) > ($1.visited, $1.total) : $0.group < $1.group
+        }
+        return all
+    }
+}

@@ -129,11 +129,13 @@ enum Schema {
         }
         if try current() == 3 {
             try db.transaction {
-                try db.execute("""
-                    ALTER TABLE source_records ADD COLUMN line_order INTEGER;
-                    ALTER TABLE source_records ADD COLUMN line_color TEXT;
-                    """)
-                try db.execute(LineTable.schema)
+                let info = try db.prepare("SELECT name FROM pragma_table_info('source_records')")
+                var columns = Set<String>()
+                while try info.step() { columns.insert(info.text(0)) }
+                for c in ["line_order INTEGER", "line_color TEXT"] where !columns.contains(String(c.split(separator: " ")[0])) {
+                    try db.execute("ALTER TABLE source_records ADD COLUMN \(c)")
+                }
+                if !store.lineTable.exists { try db.execute(LineTable.schema) }
                 try store.lineTable.update()
                 try setVersion(4)
             }
