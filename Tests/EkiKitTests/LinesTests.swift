@@ -145,4 +145,27 @@ import EkiTestSupport
         try store.importRecords(other, dataset: "n02")
         #expect(try store.lines() == lines)
     }
+
+    @Test func version3DatabasesGetTheLineTableWhenOpenedWritable() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("v3.gpkg").path
+        do {
+            let store = try StationStore(path: path)
+            try store.importRecords([record("1", "A", "JR甲府線", 1, lat: 35.0, lon: 139.0),
+                                     record("2", "B", "JR甲府線", 2, lat: 35.0, lon: 139.1)], dataset: "station-database")
+            // Make it a version 3 file: no line tables, no line order columns.
+            try store.db.execute("""
+                DROP TABLE line_aliases; DROP TABLE line_stations; DROP TABLE lines;
+                ALTER TABLE source_records DROP COLUMN line_order; ALTER TABLE source_records DROP COLUMN line_color;
+                UPDATE eki_meta SET value = '3' WHERE name = 'schema_version';
+                """)
+        }
+        #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
+        let writable = try StationStore(path: path)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 4)
+        // The rows stored before have no order: the line is there, unordered, until imported again.
+        let d = try #require(try writable.line(id: "jr-east/c/jr甲府線"))
+        #expect(d.stops.map(\.station.name) == ["A", "B"] && d.stops.map(\.order) == [nil, nil])
+        #expect(try StationStore(path: path, readOnly: true).lines().count == 1)
+    }
 }
+
