@@ -167,5 +167,23 @@ import EkiTestSupport
         #expect(d.stops.map(\.station.name) == ["A", "B"] && d.stops.map(\.order) == [nil, nil])
         #expect(try StationStore(path: path, readOnly: true).lines().count == 1)
     }
+
+    /// The compiled common names are those of `Datasets/line-common-names.csv`, and the
+    /// generator finds the Swift file up to date.
+    @Test(.needsTool("python3")) func commonNamesMatchTheirCSV() throws {
+        let csv = try String(contentsOfFile: TestPaths.package("Datasets/line-common-names.csv"), encoding: .utf8)
+        #expect(LineCommonNames.all.count == csv.split(separator: "\n").count - 1)
+        #expect(LineCommonNames.all.map(\.name) == ["山形新幹線", "秋田新幹線", "秋田新幹線"])
+        #expect(LineCommonNames.all.allSatisfy { !$0.source.isEmpty })
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", TestPaths.package("Scripts/gen-line-tables.py"), "--check"]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(message)")
+    }
 }
 

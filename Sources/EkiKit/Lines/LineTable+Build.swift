@@ -140,6 +140,8 @@ extension LineTable {
         var lines: [Building] = []
         var byID: [String: Int] = [:]
         var linesOf: [Int64: [Int]] = [:]
+        let datasets = Set(sortedGroups.map(\.dataset))
+        let lastDataset = sortedGroups.last?.dataset
         for g in sortedGroups {
             let first = sections[g.members[0]]
             let name = display[g.members[0]]!
@@ -182,7 +184,9 @@ extension LineTable {
                 }
                 lines[t].sequences = Self.join(lines[t].sequences)
             }
-            for f in fids where lines[t].members.insert(f).inserted { linesOf[f, default: []].append(t) }
+            // The entry → lines map serves later datasets' matching only.
+            let matchLater = datasets.count > 1 && first.dataset != lastDataset
+            for f in fids where lines[t].members.insert(f).inserted && matchLater { linesOf[f, default: []].append(t) }
         }
         return lines
     }
@@ -239,7 +243,6 @@ extension LineTable {
         let insertLine = try db.prepare("INSERT INTO lines (id, operator_id, class, name, color, loop, open, sources) VALUES (?,?,?,?,?,?,?,?)")
         let insertStation = try db.prepare("INSERT OR IGNORE INTO line_stations (line_id, station_fid, branch, seq) VALUES (?,?,?,?)")
         let insertAlias = try db.prepare("INSERT OR IGNORE INTO line_aliases (form, line_id, alias, from_fid, to_fid, source) VALUES (?,?,?,?,?,?)")
-        let keyOf = try db.prepare("SELECT key FROM stations WHERE fid = ?")
         for l in lines {
             try insertLine.run([.text(l.id), .text(l.operatorID), .text(l.serviceClass), .text(l.name),
                                 l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(l.open ? 1 : 0),
@@ -251,15 +254,10 @@ extension LineTable {
                     try insertStation.run([.text(l.id), .int(f), .int(Int64(b)), .int(Int64(i))])
                 }
             }
+            // Unordered entries: no position (readers list them after the ordered ones, by key).
             let others = sequenced[l.operatorID + "/" + l.serviceClass] ?? []
-            var extras: [(key: String, fid: Int64)] = []
-            for f in l.members where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f)) {
-                try keyOf.bind([.int(f)])
-                if try keyOf.step() { extras.append((keyOf.text(0), f)) }
-                keyOf.reset()
-            }
-            for e in extras.sorted(by: { $0.key < $1.key }) {
-                try insertStation.run([.text(l.id), .int(e.fid), .int(Int64(l.sequences.count)), .null])
+            for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f)) {
+                try insertStation.run([.text(l.id), .int(f), .int(Int64(l.sequences.count)), .null])
             }
             for a in l.aliases {
                 try insertAlias.run([.text(SearchFold.name(a.alias)), .text(l.id), .text(a.alias), .null, .null, .text(a.source)])
