@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
-"""Compiles the curated line facts: reads Datasets/line-common-names.csv, checks it, and writes
-Sources/EkiKit/Lines/LineCommonNames+Data.swift (the rows as Swift literals).
+"""Compiles the curated line facts: reads Datasets/line-common-names.csv and
+Datasets/operator-types.csv, checks them, and writes Sources/EkiKit/Lines/LineCommonNames+Data.swift
+and Sources/EkiKit/Lines/OperatorTypes+Data.swift (the rows as Swift literals).
 
 Checks (the script stops with file:line and a message on the first failure):
 - the header is exactly `name,operator_id,class,line,from,to,source`;
 - every field is present; class is `conventional` or `shinkansen`; operator_id is an id of
   Datasets/operators.csv;
-- source cites where the fact comes from (not empty).
+- source cites where the fact comes from (not empty);
+- operator-types.csv: the header is exactly `operator_id,type,source`, ids are operators.csv ids
+  and unique, type is one of TYPES below.
 
 Usage:
     python3 Scripts/gen-line-tables.py            # rewrite the Swift file
@@ -24,6 +27,10 @@ CSV_PATH = "Datasets/line-common-names.csv"
 OPERATORS = "Datasets/operators.csv"
 SWIFT_PATH = "Sources/EkiKit/Lines/LineCommonNames+Data.swift"
 HEADER = ["name", "operator_id", "class", "line", "from", "to", "source"]
+TYPES_CSV = "Datasets/operator-types.csv"
+TYPES_SWIFT = "Sources/EkiKit/Lines/OperatorTypes+Data.swift"
+TYPES_HEADER = ["operator_id", "type", "source"]
+TYPES = ["JR", "大手私鉄", "準大手私鉄", "公営", "第三セクター", "中小私鉄", "路面電車", "モノレール・新交通", "ケーブルカー"]
 
 
 def swift_string(s):
@@ -72,20 +79,58 @@ def generate(raw):
     return "\n".join(lines)
 
 
+def generate_types(raw):
+    text = raw.decode("utf-8")
+    with open(os.path.join(ROOT, OPERATORS), encoding="utf-8") as f:
+        ids = {row["id"] for row in csv.DictReader(f)}
+    rows = list(csv.reader(io.StringIO(text)))
+    if rows[0] != TYPES_HEADER:
+        sys.exit(f"{TYPES_CSV}:1: the header must be {','.join(TYPES_HEADER)}")
+    seen = set()
+    lines = [
+        "// GENERATED FILE — do not edit by hand.",
+        f"// Made by Scripts/gen-line-tables.py from {TYPES_CSV}; to change the table, edit the CSV and run",
+        "//     python3 Scripts/gen-line-tables.py",
+        "// (`--check` tells whether this file is up to date).",
+        "",
+        "extension OperatorTypes {",
+        f"    /// The rows of `{TYPES_CSV}`, in file order: operator id, type, source.",
+        "    static let builtIn: [(operatorID: String, type: String, source: String)] = [",
+    ]
+    for n, row in enumerate(rows[1:], start=2):
+        if len(row) != 3 or not all(x.strip() for x in row):
+            sys.exit(f"{TYPES_CSV}:{n}: expected 3 fields, all present")
+        i, t, src = row
+        if i not in ids:
+            sys.exit(f"{TYPES_CSV}:{n}: operator_id: '{i}' is not an id of {OPERATORS}")
+        if i in seen:
+            sys.exit(f"{TYPES_CSV}:{n}: operator_id: '{i}' is listed twice")
+        if t not in TYPES:
+            sys.exit(f"{TYPES_CSV}:{n}: type: '{t}' is not one of {', '.join(TYPES)}")
+        seen.add(i)
+        lines.append(f"        ({swift_string(i)}, {swift_string(t)}, {swift_string(src)}),")
+    lines += ["    ]", "}", ""]
+    return "\n".join(lines)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args()
+    outputs = []
     with open(os.path.join(ROOT, CSV_PATH), "rb") as f:
-        swift = generate(f.read())
-    path = os.path.join(ROOT, SWIFT_PATH)
-    if a.check:
-        with open(path, encoding="utf-8") as f:
-            if f.read() != swift:
-                sys.exit(f"{SWIFT_PATH} is out of date: run python3 Scripts/gen-line-tables.py")
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(swift)
+        outputs.append((SWIFT_PATH, generate(f.read())))
+    with open(os.path.join(ROOT, TYPES_CSV), "rb") as f:
+        outputs.append((TYPES_SWIFT, generate_types(f.read())))
+    for rel, swift in outputs:
+        path = os.path.join(ROOT, rel)
+        if a.check:
+            with open(path, encoding="utf-8") as f:
+                if f.read() != swift:
+                    sys.exit(f"{rel} is out of date: run python3 Scripts/gen-line-tables.py")
+            continue
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(swift)
 
 
 if __name__ == "__main__":

@@ -28,14 +28,15 @@ import EkiTestSupport
         #expect(shinkansen["name"] as? String == "東海道新幹線" && shinkansen["operator_id"] as? String == "jr-central")
         #expect(shinkansen["class"] as? String == "shinkansen")
         #expect(shinkansen["visited"] as? Int == 1 && shinkansen["total"] as? Int == 17)
+        #expect(shinkansen["operator_type"] as? String == "JR")
         #expect((shinkansen["aliases"] as? [String]) == ["東海道新幹線"])
         let tokaido = try #require(lines.first { $0["id"] as? String == "jr-central/c/東海道本線" })
         #expect(tokaido["visited"] as? Int == 1 && tokaido["total"] as? Int == 86)
         let table = run("v.sqlite", "lines", "--operator", "jr-central", "--class", "s")
         #expect(table.out == """
-            operator  line          class   visited  total  percent
-            JR東海    東海道新幹線  新幹線  1        17     5.88%
-            total     1 lines               1        17     5.88%
+            type   operator  line          class   visited  total  percent
+            JR     JR東海    東海道新幹線  新幹線  1        17     5.88%
+            total            1 lines               1        17     5.88%
 
             """)
         let stats = run("v.sqlite", "stats", "--by", "line", "--format", "csv")
@@ -99,6 +100,6 @@ import EkiTestSupport
         let box = run("none.sqlite", "bbox", "139.0,35.0,139.2,35.3", "--prefecture", "静岡県", "--format", "csv")
         #expect(box.out.split(separator: "\r\n").count == 8)   // header + 7 entries, all 静岡県
         let lines = run("none.sqlite", "lines", "--prefecture", "静岡県", "--class", "s", "--format", "csv")
-        #expect(lines.out == "id,operator_id,operator,name,class,visited,total,percent\r\njr-central/s/東海道新幹線,jr-central,JR東海,東海道新幹線,shinkansen,0,6,0.00\r\n")
+        #expect(lines.out == "id,operator_type,operator_id,operator,name,class,visited,total,percent\r\njr-central/s/東海道新幹線,JR,jr-central,JR東海,東海道新幹線,shinkansen,0,6,0.00\r\n")
     }
 }

@@ -76,7 +76,9 @@ import EkiTestSupport
     @Test(.needsN02AndStationDatabase) func jrCentralLinesAndCounts() throws {
         let store = RealData.open(RealData.combinedDatabase)
         let lines = try store.lines(operator: "JR東海")
-        #expect(lines.count == 13)
+        #expect(lines.count == 13 && lines.allSatisfy { $0.operatorType == "JR" })
+        #expect(OperatorTypes.type(of: "keikyu") == "大手私鉄" && OperatorTypes.type(of: "sanyo") == "準大手私鉄")
+        #expect(OperatorTypes.type(of: "hakone-tozan") == "その他")
         #expect(lines.first { $0.name == "東海道新幹線" }?.total == 17)
         #expect(lines.first { $0.id == "jr-central/c/東海道本線" }?.stationKeys.contains("jr-central/c/熱海") == true)
         #expect(try store.lines(operator: "jr-central", serviceClass: .shinkansen).map(\.id) == ["jr-central/s/東海道新幹線"])

@@ -10,7 +10,8 @@ struct LinesCommand: Command {
                      [--format table|json|csv] [--visits PATH]
 
     Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see README,
-    "Lines"), grouped by operator, each with its open entries visited / total and the percent.
+    "Lines"), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
+    and operator, each with its open entries visited / total and the percent.
       --operator X      only this operator's lines (its id, jr-central, or a name: JR東海)
       --prefecture P    only lines with open entries in prefecture P (神奈川県), counting those
       --class c|s       only conventional (c) or Shinkansen (s) lines
@@ -52,29 +53,33 @@ struct LinesCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
+        // By operator type, then as the store orders them (operator, class, name).
         let lines = try store.lines(operator: args["operator"], prefecture: args["prefecture"], serviceClass: serviceClass,
                                     includeClosed: args.has("include-closed"))
+            .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
+            .map(\.element)
         let visited = { (l: Line) in l.stationKeys.filter(visits.isVisited).count }
         switch format {
         case .json:
             console.out(JSON.array(lines.map { LineJSON.line($0, visited: visited($0)) }).text(pretty: true) + "\n")
         case .csv:
-            console.out("id,operator_id,operator,name,class,visited,total,percent\r\n" + lines.map {
-                CSVWriter.record([$0.id, $0.operatorID, $0.operatorName, $0.name, $0.serviceClass.rawValue,
+            console.out("id,operator_type,operator_id,operator,name,class,visited,total,percent\r\n" + lines.map {
+                CSVWriter.record([$0.id, $0.operatorType, $0.operatorID, $0.operatorName, $0.name, $0.serviceClass.rawValue,
                                   String(visited($0)), String($0.total), LineJSON.percent(visited($0), $0.total)])
             }.joined())
         default:
             var rows: [[String]] = []
-            var last: String?
+            var last: String?, lastType: String?
             for l in lines {
-                rows.append([l.operatorID == last ? "" : l.operatorName,
+                rows.append([l.operatorType == lastType ? "" : l.operatorType, l.operatorID == last ? "" : l.operatorName,
                              l.name + (l.isLoop ? " (loop)" : ""), l.serviceClass == .shinkansen ? "新幹線" : "在来線",
                              String(visited(l)), String(l.total), LineJSON.percent(visited(l), l.total) + "%"])
                 last = l.operatorID
+                lastType = l.operatorType
             }
             let v = lines.reduce(0) { $0 + visited($1) }, t = lines.reduce(0) { $0 + $1.total }
-            rows.append(["total", "\(lines.count) lines", "", String(v), String(t), LineJSON.percent(v, t) + "%"])
-            console.out(DisplayWidth.table(header: ["operator", "line", "class", "visited", "total", "percent"], rows: rows))
+            rows.append(["total", "", "\(lines.count) lines", "", String(v), String(t), LineJSON.percent(v, t) + "%"])
+            console.out(DisplayWidth.table(header: ["type", "operator", "line", "class", "visited", "total", "percent"], rows: rows))
         }
         return 0
     }
@@ -88,11 +93,12 @@ enum LineJSON {
     }
 
     /// `id`, `name`, `operator_id`, `class` (`shinkansen`|`conventional`), `aliases`, `visited`,
-    /// `total` (open entries), then `operator`, `loop`, `color`, `sources`.
+    /// `total` (open entries), then `operator`, `operator_type`, `loop`, `color`, `sources`.
     static func line(_ l: Line, visited: Int) -> JSON {
         .object([("id", .string(l.id)), ("name", .string(l.name)), ("operator_id", .string(l.operatorID)),
                  ("class", .string(l.serviceClass.rawValue)), ("aliases", .array(l.aliases.map(JSON.string))),
                  ("visited", .int(visited)), ("total", .int(l.total)), ("operator", .string(l.operatorName)),
+                 ("operator_type", .string(l.operatorType)),
                  ("loop", .bool(l.isLoop)), ("color", .optional(l.color)), ("sources", .array(l.sources.map(JSON.string)))])
     }
 }

@@ -10,6 +10,8 @@ public struct Line: Sendable, Hashable {
     public var operatorID: String
     /// The operator's short name from the operator table (JR東海), else its id.
     public var operatorName: String
+    /// The operator's type (`OperatorTypes`: JR, 大手私鉄, 準大手私鉄, その他).
+    public var operatorType: String
     public var serviceClass: ServiceClass
     /// `#RRGGBB` from the first source that gives one.
     public var color: String?
@@ -94,6 +96,7 @@ extension StationStore {
 
     private static func line(from s: Statement, table: OperatorTable, aliases: [String], keys: [String]) -> Line {
         Line(id: s.text(0), name: s.text(3), operatorID: s.text(1), operatorName: table[id: s.text(1)]?.shortName ?? s.text(1),
+             operatorType: OperatorTypes.type(of: s.text(1)),
              serviceClass: ServiceClass(rawValue: s.text(2)) ?? .conventional, color: s.optionalText(4),
              isLoop: s.int64(5) != 0, isOpen: s.int64(6) != 0, aliases: aliases,
              sources: JSONText.decodeStrings(s.text(7)), stationKeys: keys)
