@@ -17,6 +17,8 @@ public enum EkiCommandLine {
         "serve": ServeCommand.self,
         "show": ShowCommand.self,
         "render": RenderCommand.self,
+        "lines": LinesCommand.self,
+        "line": LineCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

@@ -13,6 +13,7 @@ struct BBoxCommand: Command {
       --span METRES      with --place: a box METRES wide and high centred on the place
                          (1 ≤ METRES ≤ 1000000)
       --limit N          keep the N entries nearest the box centre (a pin cap), nearest first
+      --prefecture P     only entries in prefecture P (神奈川県), before the limit
       --include-closed   also list closed stations
       --format F         table (default), json, geojson or csv
     \(TableWidth.help)\(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
@@ -30,7 +31,7 @@ struct BBoxCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: Set(["db", "limit", "format", "span"]).union(VisitOptions.valued)
+        args = try Arguments(arguments, valued: Set(["db", "limit", "format", "span", "prefecture"]).union(VisitOptions.valued)
                                  .union(PlaceOptions.valued),
                              flags: Set(["include-closed", "wide"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
@@ -59,6 +60,22 @@ struct BBoxCommand: Command {
         let visits = try visitOptions.load(store: store)
         let box = try bbox ?? BoundingBox(around: place!.centre(store: store, console: console).coordinate,
                                           width: span!, height: span!)
+        if let prefecture = args["prefecture"] {
+            // Every entry of the box in the prefecture, then the pin cap: nearest the centre first.
+            var found = try store.stations(in: box, limit: nil, includeClosed: args.has("include-closed"),
+                                           visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+                .filter { $0.prefecture == prefecture }
+            if let limit {
+                let all = found.count
+                found = Array(found.sorted {
+                    (Geodesic.distance(box.center, $0.coordinate), $0.key) < (Geodesic.distance(box.center, $1.coordinate), $1.key)
+                }.prefix(limit))
+                if all > limit { LimitNotice.report(shown: found.count, of: all, console: console) }
+            }
+            console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,
+                                             width: TableWidth.columns(wide: args.has("wide"), console: console)))
+            return 0
+        }
         let found = try store.stations(in: box, limit: limit, includeClosed: args.has("include-closed"),
                                        visits: visits ?? VisitedStations(), filter: visitOptions.filter)
         if let limit, found.count == limit {

@@ -13,6 +13,7 @@ struct NearestCommand: Command {
     nearest first, ties broken by key — the list that separates pins at one place.
       --lat, --lon       the point, degrees WGS84
       -k N               how many (default 10)
+      --prefecture P     only entries in prefecture P (神奈川県): the k nearest of those
       --include-closed   also consider closed stations
       --format F         table (default), json, geojson or csv
     \(TableWidth.help)\(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
@@ -29,7 +30,7 @@ struct NearestCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: Set(["db", "lat", "lon", "k", "format"]).union(VisitOptions.valued)
+        args = try Arguments(arguments, valued: Set(["db", "lat", "lon", "k", "format", "prefecture"]).union(VisitOptions.valued)
                                  .union(PlaceOptions.valued),
                              flags: Set(["include-closed", "wide"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
@@ -55,8 +56,20 @@ struct NearestCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let visits = try visitOptions.load(store: store)
         let centre = try point ?? place!.centre(store: store, console: console).coordinate
-        let found = try store.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
+        var found = try store.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
                                       visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+        if let prefecture = args["prefecture"] {
+            // Widen the search until k entries of the prefecture are found or there are no more.
+            var wide = k
+            var kept = found.filter { $0.station.prefecture == prefecture }
+            while kept.count < k, found.count == wide {
+                wide *= 4
+                found = try store.nearest(to: centre, k: wide, includeClosed: args.has("include-closed"),
+                                          visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+                kept = found.filter { $0.station.prefecture == prefecture }
+            }
+            found = Array(kept.prefix(k))
+        }
         console.out(StationOutput.render(VisitOptions.rows(found.map(\.station), distances: found.map(\.distance), visits: visits),
                                          format: format, width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0

@@ -6,7 +6,7 @@ struct SearchCommand: Command {
     static let summary = "find entries by name, reading, romaji, line or operator"
     static let help = """
     usage: eki search [--db PATH] QUERY [--by F] [--match M] [--bbox minLon,minLat,maxLon,maxLat]
-                      [--near LAT,LON] [--limit N] [--include-closed] [--visited|--unvisited]
+                      [--near LAT,LON] [--limit N] [--prefecture P] [--include-closed] [--visited|--unvisited]
                       [--format F]
 
     Finds entries whose name, reading (読み), romaji, line or operator matches QUERY. Query and
@@ -17,11 +17,14 @@ struct SearchCommand: Command {
     station's own name before its lines and operator; then nearest first with --near, else by
     reading.
       --by F             name, reading, line, operator or any (default any); name and reading
-                         include romaji
+                         include romaji; with line, a QUERY that names a line (`eki lines`:
+                         any of its names, or a common name such as 山形新幹線) lists that
+                         line's entries in order along it
       --match M          prefix (default) or partial (anywhere in the field, 1 character or more)
       --bbox B           only entries in this box (degrees WGS84, RFC 7946 order)
       --near LAT,LON     order by geodesic distance from this point (metres in the output)
       --limit N          at most N entries (default 20)
+      --prefecture P     only entries in prefecture P (神奈川県)
       --include-closed   also list closed stations
       --format F         table (default), json, geojson or csv; json, geojson and csv add
                          matched_field and match (exact, prefix or partial)
@@ -42,7 +45,7 @@ struct SearchCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: Set(["db", "by", "match", "bbox", "near", "limit", "format"]).union(VisitOptions.valued),
+        args = try Arguments(arguments, valued: Set(["db", "by", "match", "bbox", "near", "limit", "format", "prefecture"]).union(VisitOptions.valued),
                              flags: Set(["include-closed", "wide"]).union(VisitOptions.flags))
         self.console = console
         visitOptions = try VisitOptions(args, console)
@@ -97,14 +100,24 @@ struct SearchCommand: Command {
         let visits = try visitOptions.load(store: store)
         var searchOptions = options
         if visits != nil && visitOptions.filter != .all { searchOptions.limit = nil }
-        var hits = try store.search(query, options: searchOptions)
+        // --by line: a query naming a line (any of its names, a common name: 山形新幹線) gives
+        // that line's entries in order along it; other queries match line names as text.
+        // --prefecture filters before the limit.
+        let prefecture = args["prefecture"]
+        let lineHits = options.by == .line ? try store.searchLines(query, options: options) : nil
+        if lineHits != nil || prefecture != nil { searchOptions.limit = nil }
+        var hits = try lineHits ?? store.search(query, options: searchOptions)
+        if let prefecture { hits = hits.filter { $0.station.prefecture == prefecture } }
         var total = hits.count
+        if lineHits != nil || prefecture != nil, visits == nil || visitOptions.filter == .all {
+            hits = Array(hits.prefix(options.limit ?? Int.max))
+        }
         if let visits, visitOptions.filter != .all {
             let kept = Set(visits.filter(hits.map(\.station), visitOptions.filter).map(\.key))
             hits = hits.filter { kept.contains($0.station.key) }
             total = hits.count
             hits = Array(hits.prefix(options.limit ?? Int.max))
-        } else if let limit = options.limit, hits.count == limit {
+        } else if lineHits == nil, prefecture == nil, let limit = options.limit, hits.count == limit {
             var all = options
             all.limit = nil
             total = try store.search(query, options: all).count

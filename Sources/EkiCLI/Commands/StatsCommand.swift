@@ -39,7 +39,10 @@ struct StatsCommand: Command {
     func run() throws -> Int32 {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console)
-        let stats = try VisitedStations(log: log, store: store).statistics(store: store, by: grouping)
+        let visited = try VisitedStations(log: log, store: store)
+        // By line: the unified lines of the line table when the database has one.
+        let stats = grouping == .line && store.hasLineTable ? try visited.lineStatistics(store: store)
+            : try visited.statistics(store: store, by: grouping)
         let name = grouping?.rawValue ?? "group"
         switch format {
         case .json:

@@ -7,7 +7,7 @@ struct VisitCommand: Command {
     static let help = """
     usage: eki visit add STATION [--date D] [--kind K] [--note T]
                          [--operator NAME] [--class C] [--near LAT,LON]
-           eki visit list [--since D] [--until D]
+           eki visit list [--since D] [--until D] [--by year|month]
            eki visit rm ID...
            eki visit check
            eki visit export [--format csv|json]
@@ -29,6 +29,9 @@ struct VisitCommand: Command {
       list     visits by date (undated first, a year before its months, a month before its
                days), then id. --since/--until keep visits whose date can fall in the range
                (both ends included; undated visits only when neither is given).
+               --by year|month: instead, how many entries were first completed in each
+               period (乗下車日: 2019, 2019-08; a date without a month counts under its
+               year as `2019-??`, an undated completion under `unknown`), oldest first.
       rm       removes visits by id (all or none); `add` never reuses an id (`import` keeps
                the ids of the file when they are free).
       check    resolves every recorded key (through the alias table of merged entries) and
@@ -58,7 +61,8 @@ struct VisitCommand: Command {
         self.console = console
         let valued: Set<String> = switch sub {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
-        case "list", "share": ["since", "until"]
+        case "list": ["since", "until", "by"]
+        case "share": ["since", "until"]
         case "export", "import": ["format"]
         default: []
         }
@@ -76,6 +80,7 @@ struct VisitCommand: Command {
         }
         _ = try range()
         _ = try exchangeFormat()
+        if let by = args["by"], by != "year", by != "month" { throw UsageError("visit list: --by must be year or month, got '\(by)'") }
     }
 
     var visitsPath: String { VisitOptions.path(args, console) }
@@ -155,6 +160,7 @@ struct VisitCommand: Command {
     // MARK: list, rm, check
 
     func list() throws -> Int32 {
+        if let by = args["by"] { return try listByPeriod(monthly: by == "month") }
         let log = try VisitOptions.openForReading(visitsPath, console: console)
         let store = FileManager.default.fileExists(atPath: dbPath) ? try StationStore(path: dbPath, readOnly: true) : nil
         var rows: [[String]] = []
@@ -165,6 +171,27 @@ struct VisitCommand: Command {
         }
         console.out(DisplayWidth.table(header: ["id", "date", "kind", "station", "note", "key"], rows: rows)
                     + "(\(visits.count) \(visits.count == 1 ? "visit" : "visits"))\n")
+        return 0
+    }
+
+    /// `list --by year|month`: entries first completed per period (see the help).
+    func listByPeriod(monthly: Bool) throws -> Int32 {
+        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let store = try StationStore(path: dbPath, readOnly: true)
+        var counts: [String: Int] = [:]
+        for (_, c) in try VisitedStations(log: log, store: store).completions {
+            let period: String
+            if let y = c.date.year {
+                period = monthly ? String(format: "%04d-%@", y, c.date.month.map { String(format: "%02d", $0) } ?? "??") : String(format: "%04d", y)
+            } else {
+                period = "unknown"
+            }
+            counts[period, default: 0] += 1
+        }
+        let periods = counts.keys.sorted { ($0 == "unknown" ? 1 : 0, $0) < ($1 == "unknown" ? 1 : 0, $1) }
+        let total = counts.values.reduce(0, +)
+        console.out(DisplayWidth.table(header: [monthly ? "month" : "year", "completed"],
+                                       rows: periods.map { [$0, String(counts[$0]!)] } + [["total", String(total)]]))
         return 0
     }
 

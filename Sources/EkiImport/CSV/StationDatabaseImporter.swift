@@ -11,7 +11,8 @@ import Foundation
 /// never a dropped station), line codes 1001–1099 are the 新幹線 lines (Shinkansen), and the
 /// record is closed when the station or the line is. The name is `original_name` (the real
 /// name; `name` is disambiguated, e.g. `東山(北海道)`), the reading `name_kana` with bracketed
-/// alternatives removed (`さんのみや(こうべさんのみや)` → `さんのみや`).
+/// alternatives removed (`さんのみや(こうべさんのみや)` → `さんのみや`). register.csv's `index`
+/// is the row's order along its line (`lineOrder`), line.csv's `color` the line's colour.
 public struct StationDatabaseImporter: StationImporter {
     public static let dataset = "station-database"
 
@@ -78,7 +79,7 @@ public struct StationDatabaseImporter: StationImporter {
         ["code", "id", "name", "original_name", "name_kana", "lat", "lng", "closed"].allSatisfy(header.contains)
     }
 
-    struct Line { var name: String; var company: String?; var closed: Bool; var code: Int }
+    struct Line { var name: String; var company: String?; var closed: Bool; var code: Int; var color: String? = nil }
 
     public func read() throws -> ImportBatch {
         // company.csv: code → name.
@@ -93,6 +94,7 @@ public struct StationDatabaseImporter: StationImporter {
         t = try CSVInput.table(path: linePath, encoding: encoding)
         let lCode = try CSVInput.require(t, "code"), lName = try CSVInput.require(t, "name"),
             lCompany = try CSVInput.require(t, "company_code"), lClosed = try CSVInput.require(t, "closed")
+        let lColor = t.header.firstIndex(of: "color")
         while let row = try t.nextRow() {
             guard let code = Int(row.fields[lCode]) else { throw row.error(column: lCode, "'\(row.fields[lCode])' is not a line code") }
             let companyCode = CSVInput.value(row.fields[lCompany])
@@ -100,7 +102,8 @@ public struct StationDatabaseImporter: StationImporter {
                 throw row.error(column: lCompany, "company code \(cc) is not in \(companyPath)")
             }
             lines[row.fields[lCode]] = Line(name: row.fields[lName], company: companyCode.flatMap { companies[$0] },
-                                            closed: row.fields[lClosed] == "1", code: code)
+                                            closed: row.fields[lClosed] == "1", code: code,
+                                            color: lColor.flatMap { CSVInput.value(row.fields[$0]) })
         }
         // station.csv: code → row data.
         struct StationRow { var name: String; var reading: String?; var coordinate: Coordinate; var prefecture: String?; var closed: Bool }
@@ -120,6 +123,7 @@ public struct StationDatabaseImporter: StationImporter {
         var records: [SourceRecord] = []
         t = try CSVInput.table(path: registerPath, encoding: encoding)
         let rStation = try CSVInput.require(t, "station_code"), rLine = try CSVInput.require(t, "line_code")
+        let rIndex = t.header.firstIndex(of: "index")
         while let row = try t.nextRow() {
             guard let s = stations[row.fields[rStation]] else {
                 throw row.error(column: rStation, "station \(row.fields[rStation]) is not in \(stationPath)")
@@ -132,7 +136,8 @@ public struct StationDatabaseImporter: StationImporter {
                 name: s.name, reading: s.reading, operatorName: l.company,
                 serviceClass: (1001...1099).contains(l.code) ? .shinkansen : .conventional,
                 lines: [l.name], coordinate: s.coordinate, prefecture: s.prefecture,
-                isClosed: s.closed || l.closed))
+                isClosed: s.closed || l.closed,
+                lineOrder: rIndex.flatMap { Int(row.fields[$0]) }, lineColor: l.color))
         }
         return ImportBatch(dataset: Self.dataset, records: records)
     }

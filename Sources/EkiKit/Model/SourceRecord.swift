@@ -23,11 +23,16 @@ public struct SourceRecord: Hashable, Sendable {
     public var prefecture: String?
     /// True when the source marks the station (or its only line) closed.
     public var isClosed: Bool
+    /// Position of the row along its line, when the source orders its lines (station_database
+    /// `register.csv` `index`); ascending along the line, not necessarily from 1 or contiguous.
+    public var lineOrder: Int?
+    /// The line's colour as the source gives it (`#RRGGBB`), when it has one.
+    public var lineColor: String?
 
     public init(source: SourceRef, name: String, reading: String? = nil, latinName: String? = nil,
                 operatorName: String?, operatorRef: String? = nil, serviceClass: ServiceClass,
                 lines: [String], coordinate: Coordinate, prefecture: String? = nil,
-                isClosed: Bool = false) {
+                isClosed: Bool = false, lineOrder: Int? = nil, lineColor: String? = nil) {
         self.source = source
         self.name = name
         self.reading = reading
@@ -39,5 +44,7 @@ public struct SourceRecord: Hashable, Sendable {
         self.coordinate = coordinate
         self.prefecture = prefecture
         self.isClosed = isClosed
+        self.lineOrder = lineOrder
+        self.lineColor = lineColor
     }
 }

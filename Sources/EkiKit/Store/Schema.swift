@@ -6,8 +6,9 @@ import EkiSQLite
 /// from them), `station_sources` (which source rows make each entry) and `station_aliases`
 /// (keys of entries merged into others), and the search index (`SearchIndex`).
 enum Schema {
-    /// 2: stations with source rows, aliases, operator ids. 3: search index.
-    static let version = 3
+    /// 2: stations with source rows, aliases, operator ids. 3: search index. 4: line table
+    /// (`LineTable`) and the rows' order along their lines.
+    static let version = 4
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -72,6 +73,8 @@ enum Schema {
       lat REAL NOT NULL,
       prefecture TEXT,
       closed INTEGER NOT NULL,
+      line_order INTEGER,
+      line_color TEXT,
       PRIMARY KEY (dataset, ord));
     CREATE TABLE station_sources (
       station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
@@ -101,19 +104,41 @@ enum Schema {
     INSERT INTO gpkg_extensions VALUES ('stations', 'geom', 'gpkg_rtree_index',
       'http://www.geopackage.org/spec130/#extension_rtree', 'write-only');
     CREATE VIRTUAL TABLE rtree_stations_geom USING rtree(id, minx, maxx, miny, maxy);
-    """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid") + "\n" + SearchIndex.schema
+    """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid") + "\n" + SearchIndex.schema + LineTable.schema
 
-    /// Upgrades a version 2 database (writable connections only) to version 3: adds the search
-    /// index and builds it from the entries, in one transaction. Other versions are left alone
-    /// (`StationStore.init` then reports the mismatch).
+    /// Upgrades a version 2 or 3 database (writable connections only) to version 4, one
+    /// transaction per step: 2 → 3 adds the search index and builds it from the entries; 3 → 4
+    /// adds the rows' line order and colour (empty for rows imported before: import again to
+    /// fill them) and the line table, built from the stored rows. Other versions are left
+    /// alone (`StationStore.init` then reports the mismatch).
     /// - Throws: `SQLiteError`.
     static func migrate(_ store: StationStore) throws {
         let db = store.db
-        guard try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 2 else { return }
-        try db.transaction {
-            try db.execute(SearchIndex.schema)
-            try store.searchIndex.update()
-            try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(version))])
+        func current() throws -> Int64? {
+            try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'")
+        }
+        let setVersion = { (v: Int) in
+            try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(v))])
+        }
+        if try current() == 2 {
+            try db.transaction {
+                try db.execute(SearchIndex.schema)
+                try store.searchIndex.update()
+                try setVersion(3)
+            }
+        }
+        if try current() == 3 {
+            try db.transaction {
+                let info = try db.prepare("SELECT name FROM pragma_table_info('source_records')")
+                var columns = Set<String>()
+                while try info.step() { columns.insert(info.text(0)) }
+                for c in ["line_order INTEGER", "line_color TEXT"] where !columns.contains(String(c.split(separator: " ")[0])) {
+                    try db.execute("ALTER TABLE source_records ADD COLUMN \(c)")
+                }
+                if !store.lineTable.exists { try db.execute(LineTable.schema) }
+                try store.lineTable.update()
+                try setVersion(4)
+            }
         }
     }
 }

@@ -94,6 +94,8 @@ extension StationStore {
             trace = PhaseTrace()
             try searchIndex.update()
             trace.mark("search index")
+            try lineTable.update()
+            trace.mark("line table")
             let counts = try datasetCounts()
             trace.mark("dataset counts")
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
@@ -113,8 +115,8 @@ extension StationStore {
         try db.prepare("DELETE FROM source_records WHERE dataset = ?").run([.text(dataset)])
         let insert = try db.prepare("""
             INSERT INTO source_records (dataset, ord, source_id, name, reading, latin_name, operator, operator_ref,
-                                        class, lines, lon, lat, prefecture, closed)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                                        class, lines, lon, lat, prefecture, closed, line_order, line_color)
+            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
             """)
         for (i, r) in records.enumerated() {
             insert.bind(dataset, at: 1); insert.bind(Int64(i), at: 2); insert.bind(r.source.id, at: 3)
@@ -123,6 +125,7 @@ extension StationStore {
             insert.bind(r.serviceClass.rawValue, at: 9); insert.bind(JSONText.encodeStrings(r.lines), at: 10)
             insert.bind(r.coordinate.lon, at: 11); insert.bind(r.coordinate.lat, at: 12)
             insert.bind(r.prefecture, at: 13); insert.bind(Int64(r.isClosed ? 1 : 0), at: 14)
+            if let o = r.lineOrder { insert.bind(Int64(o), at: 15) } else { insert.bind(nil as String?, at: 15) }; insert.bind(r.lineColor, at: 16)
             try insert.runBound()
         }
     }
@@ -131,7 +134,7 @@ extension StationStore {
     public func sourceRecords(dataset: String? = nil) throws -> [SourceRecord] {
         let s = try db.prepare("""
             SELECT dataset, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat,
-                   prefecture, closed FROM source_records \(dataset == nil ? "" : "WHERE dataset = ?1") ORDER BY dataset, ord
+                   prefecture, closed, line_order, line_color FROM source_records \(dataset == nil ? "" : "WHERE dataset = ?1") ORDER BY dataset, ord
             """)
         if let dataset { try s.bind([.text(dataset)]) }
         var out: [SourceRecord] = []
@@ -141,7 +144,7 @@ extension StationStore {
                 latinName: s.optionalText(4), operatorName: s.optionalText(5), operatorRef: s.optionalText(6),
                 serviceClass: ServiceClass(rawValue: s.text(7)) ?? .conventional, lines: JSONText.decodeStrings(s.text(8)),
                 coordinate: Coordinate(lat: s.double(10), lon: s.double(9)), prefecture: s.optionalText(11),
-                isClosed: s.int64(12) != 0))
+                isClosed: s.int64(12) != 0, lineOrder: s.isNull(13) ? nil : Int(s.int64(13)), lineColor: s.optionalText(14)))
         }
         return out
     }

@@ -1,0 +1,291 @@
+import EkiSQLite
+
+/// Deriving the line table from the stored rows and the entries they belong to.
+///
+/// 1. Each source row belongs to the entry `station_sources` links it to (of the row's class,
+///    and holding the row's line when the row's id is linked to several, as a station_database
+///    station on many lines is). The row's operator is that entry's `operator_id`, never the
+///    row's own operator name: when entries of one source line belong to two operators (a
+///    route run in sections), the source line falls into one section per operator.
+/// 2. A source line section is (dataset, line name, operator id, class). Within a dataset,
+///    sections with the same display name (`LineNames.display`) are one group: station_database's
+///    `JR東海道本線(熱海～浜松)` and `JR東海道本線(浜松～岐阜)` are JR東海's 東海道本線.
+/// 3. Datasets are taken ordered ones first (rows with `lineOrder`), then by the entry rule's
+///    source priority. Each group joins the line of the same operator and class that shares
+///    the most of its entries — at least 2, and at least a third of the smaller of the two — and
+///    holds no group of the same dataset yet (so a dataset's own lines, 京浜東北線 beside
+///    東北本線, stay apart), or the line whose id it would take; else it starts a line. Counting
+///    shared entries goes through an entry → lines map: O(rows) after the sort.
+/// 4. A line's order comes from the first ordered group joined to it: each of its sections,
+///    sorted by `lineOrder`, is a sequence; sequences meeting end to end (same entry) are
+///    joined, the others stay separate branches. Entries only unordered sources place on the
+///    line follow with no position, unless another line of the operator orders them.
+/// 5. A line whose single sequence of 5 or more entries ends within twice its median step of
+///    where it starts is a loop (山手線).
+extension LineTable {
+    private struct Section {
+        var dataset: String, name: String, operatorID: String, serviceClass: String
+        var members: [(fid: Int64, order: Int?)] = []
+        var open = false
+        var color: String?
+    }
+
+    private struct Building {
+        var id: String, operatorID: String, serviceClass: String, name: String
+        var color: String?
+        var open = false
+        var isLoop = false
+        var sources: [String] = []
+        var aliases: [(alias: String, source: String)] = []
+        var datasets: Set<String> = []
+        var members: Set<Int64> = []
+        var sequences: [[Int64]] = []
+    }
+
+    /// Rebuilds the line table from `source_records`, `station_sources` and `stations`. Call
+    /// inside the import's transaction (the migration to version 4 calls it too).
+    /// - Throws: `SQLiteError`.
+    func update() throws {
+        guard exists else { return }
+        try db.execute("DELETE FROM line_aliases; DELETE FROM line_stations; DELETE FROM lines;")
+        let sections = try readSections()
+        if sections.isEmpty { return }
+        var lines = group(sections)
+        try order(&lines)
+        try write(lines)
+    }
+
+    /// Step 1: every source line section, in a stable order.
+    private func readSections() throws -> [Section] {
+        let s = try db.prepare("""
+            SELECT r.dataset, r.ord, r.lines, r.line_order, r.line_color, r.closed, ss.station_fid, s.operator_id, s.class, s.lines
+            FROM source_records r
+            JOIN station_sources ss ON ss.dataset = r.dataset AND ss.source_id = r.source_id
+            JOIN stations s ON s.fid = ss.station_fid AND s.class = r.class
+            WHERE s.retired IS NULL
+            ORDER BY r.dataset, r.ord, ss.station_fid
+            """)
+        var index: [String: Int] = [:]
+        var sections: [Section] = []
+        var pending: (dataset: String, ord: Int64, lines: [String], order: Int?, color: String?, open: Bool,
+                      candidates: [(fid: Int64, op: String, cls: String, lines: String)])?
+        func flush() {
+            guard let p = pending, let first = p.candidates.first else { return }
+            for line in p.lines where !line.isEmpty {
+                var pick = first
+                if p.candidates.count > 1 {
+                    let quoted = String(JSONText.encodeStrings([line]).dropFirst().dropLast())
+                    pick = p.candidates.first { $0.lines.contains(quoted) } ?? first
+                }
+                let key = [p.dataset, line, pick.op, pick.cls].joined(separator: "\u{1}")
+                let i: Int
+                if let j = index[key] { i = j } else {
+                    i = sections.count
+                    index[key] = i
+                    sections.append(Section(dataset: p.dataset, name: line, operatorID: pick.op, serviceClass: pick.cls))
+                }
+                sections[i].members.append((pick.fid, p.order))
+                if p.open { sections[i].open = true }
+                if sections[i].color == nil { sections[i].color = p.color }
+            }
+        }
+        while try s.step() {
+            let dataset = s.text(0), ord = s.int64(1)
+            let candidate = (fid: s.int64(6), op: s.text(7), cls: s.text(8), lines: s.text(9))
+            if let p = pending, p.dataset == dataset, p.ord == ord {
+                pending!.candidates.append(candidate)
+                continue
+            }
+            flush()
+            pending = (dataset, ord, JSONText.decodeStrings(s.text(2)), s.isNull(3) ? nil : Int(s.int64(3)),
+                       s.optionalText(4), s.int64(5) == 0, [candidate])
+        }
+        flush()
+        return sections
+    }
+
+    /// Steps 2 and 3: sections grouped by display name within a dataset, groups matched to lines.
+    private func group(_ sections: [Section]) -> [Building] {
+        let rule = EntryRule(operators: .builtIn)
+        var ordered = Set<String>()
+        var heads: [String: Set<String>] = [:]
+        for s in sections {
+            if s.members.contains(where: { $0.order != nil }) { ordered.insert(s.dataset) }
+            heads[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}"), default: []]
+                .insert(LineNames.parts(s.name).head)
+        }
+        let brands = heads.compactMapValues(LineNames.brand)
+        // Groups: (dataset, operator, class, display name) → sections.
+        var groups: [String: [Int]] = [:]
+        var display: [Int: String] = [:]
+        for (i, s) in sections.enumerated() {
+            let brand = brands[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}")]
+            let d = LineNames.display(s.name, brand: brand)
+            display[i] = d
+            groups[[s.dataset, s.operatorID, s.serviceClass, d].joined(separator: "\u{1}"), default: []].append(i)
+        }
+        let sortedGroups = groups.values.map { members -> (dataset: String, size: Int, key: String, members: [Int]) in
+            let s = sections[members[0]]
+            let size = members.reduce(0) { $0 + sections[$1].members.count }
+            return (s.dataset, size, s.operatorID + "/" + s.serviceClass + "/" + display[members[0]]!, members.sorted())
+        }.sorted {
+            let oa = ordered.contains($0.dataset), ob = ordered.contains($1.dataset)
+            if oa != ob { return oa }
+            let ra = rule.rank($0.dataset), rb = rule.rank($1.dataset)
+            if ra != rb { return ra < rb }
+            if $0.dataset != $1.dataset { return $0.dataset < $1.dataset }
+            if $0.size != $1.size { return $0.size > $1.size }
+            return $0.key < $1.key
+        }
+        var lines: [Building] = []
+        var byID: [String: Int] = [:]
+        var linesOf: [Int64: [Int]] = [:]
+        let datasets = Set(sortedGroups.map(\.dataset))
+        let lastDataset = sortedGroups.last?.dataset
+        for g in sortedGroups {
+            let first = sections[g.members[0]]
+            let name = display[g.members[0]]!
+            let id = first.operatorID + "/" + (first.serviceClass == "shinkansen" ? "s" : "c") + "/" + SearchFold.name(name)
+            var fids = Set<Int64>()
+            for m in g.members { for x in sections[m].members { fids.insert(x.fid) } }
+            var target = byID[id].flatMap { lines[$0].datasets.contains(first.dataset) ? nil : $0 }
+            if target == nil {
+                var shared: [Int: Int] = [:]
+                for f in fids { for l in linesOf[f] ?? [] { shared[l, default: 0] += 1 } }
+                target = shared.filter { l, n in
+                    lines[l].operatorID == first.operatorID && lines[l].serviceClass == first.serviceClass
+                        && !lines[l].datasets.contains(first.dataset) && n >= 2 && 3 * n >= min(fids.count, lines[l].members.count)
+                }.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key
+            }
+            let t: Int
+            if let target { t = target } else {
+                guard byID[id] == nil else { continue }   // same id, same dataset: cannot happen (one group)
+                t = lines.count
+                byID[id] = t
+                lines.append(Building(id: id, operatorID: first.operatorID, serviceClass: first.serviceClass, name: name))
+            }
+            lines[t].datasets.insert(first.dataset)
+            for m in g.members {
+                let s = sections[m]
+                let brand = brands[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}")]
+                lines[t].sources.append(s.dataset + ":" + s.name)
+                for a in LineNames.aliases(s.name, brand: brand) where !lines[t].aliases.contains(where: { $0.alias == a }) {
+                    lines[t].aliases.append((a, s.dataset))
+                }
+                if s.open { lines[t].open = true }
+                if lines[t].color == nil { lines[t].color = s.color }
+            }
+            if lines[t].sequences.isEmpty, ordered.contains(first.dataset) {
+                for m in g.members {
+                    var seq: [Int64] = []
+                    for x in sections[m].members.filter({ $0.order != nil }).sorted(by: { ($0.order!, $0.fid) < ($1.order!, $1.fid) })
+                    where seq.last != x.fid { seq.append(x.fid) }
+                    if !seq.isEmpty { lines[t].sequences.append(seq) }
+                }
+                lines[t].sequences = Self.join(lines[t].sequences)
+            }
+            // The entry → lines map serves later datasets' matching only.
+            let matchLater = datasets.count > 1 && first.dataset != lastDataset
+            for f in fids where lines[t].members.insert(f).inserted && matchLater { linesOf[f, default: []].append(t) }
+        }
+        return lines
+    }
+
+    /// Sequences meeting end to end joined (the later one turned round when needed), in order.
+    static func join(_ input: [[Int64]]) -> [[Int64]] {
+        var seqs = input
+        var changed = true
+        while changed {
+            changed = false
+            outer: for i in seqs.indices {
+                for j in seqs.indices where j != i {
+                    let a = seqs[i], b = seqs[j]
+                    var joined: [Int64]?
+                    if a.last == b.first { joined = a + b.dropFirst() }
+                    else if a.last == b.last { joined = a + b.reversed().dropFirst() }
+                    else if a.first == b.last { joined = b + a.dropFirst() }
+                    else if a.first == b.first, a.count > 1, b.count > 1 { joined = a.reversed() + b.dropFirst() }
+                    guard let joined else { continue }
+                    seqs[min(i, j)] = joined
+                    seqs.remove(at: max(i, j))
+                    changed = true
+                    break outer
+                }
+            }
+        }
+        return seqs
+    }
+
+    /// Step 5: the loop flag.
+    private func order(_ lines: inout [Building]) throws {
+        let point = try db.prepare("SELECT lon, lat FROM stations WHERE fid = ?")
+        for i in lines.indices where lines[i].sequences.count == 1 && lines[i].sequences[0].count >= 5 {
+            var seq = lines[i].sequences[0]
+            if seq.first == seq.last { seq.removeLast(); lines[i].sequences[0] = seq; lines[i].isLoop = true; continue }
+            var pts: [Coordinate] = []
+            for f in seq {
+                try point.bind([.int(f)])
+                if try point.step() { pts.append(Coordinate(lat: point.double(1), lon: point.double(0))) }
+                point.reset()
+            }
+            guard pts.count == seq.count else { continue }
+            let steps = zip(pts, pts.dropFirst()).map { Geodesic.distance($0, $1) }.sorted()
+            let median = steps[steps.count / 2]
+            if Geodesic.distance(pts[0], pts[pts.count - 1]) <= 2 * median { lines[i].isLoop = true }
+        }
+    }
+
+    /// Writes the lines, their entries (step 4's unordered ones after the ordered) and aliases,
+    /// with the curated common names (`LineCommonNames`) placed on their lines.
+    private func write(_ lines: [Building]) throws {
+        var sequenced: [String: Set<Int64>] = [:]   // operator × class → entries some line orders
+        for l in lines { for q in l.sequences { sequenced[l.operatorID + "/" + l.serviceClass, default: []].formUnion(q) } }
+        let insertLine = try db.prepare("INSERT INTO lines (id, operator_id, class, name, color, loop, open, sources) VALUES (?,?,?,?,?,?,?,?)")
+        let insertStation = try db.prepare("INSERT OR IGNORE INTO line_stations (line_id, station_fid, branch, seq) VALUES (?,?,?,?)")
+        let insertAlias = try db.prepare("INSERT OR IGNORE INTO line_aliases (form, line_id, alias, from_fid, to_fid, source) VALUES (?,?,?,?,?,?)")
+        for l in lines {
+            try insertLine.run([.text(l.id), .text(l.operatorID), .text(l.serviceClass), .text(l.name),
+                                l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(l.open ? 1 : 0),
+                                .text(JSONText.encodeStrings(l.sources))])
+            var placed = Set<Int64>()
+            for (b, q) in l.sequences.enumerated() {
+                for (i, f) in q.enumerated() {
+                    placed.insert(f)
+                    try insertStation.run([.text(l.id), .int(f), .int(Int64(b)), .int(Int64(i))])
+                }
+            }
+            // Unordered entries: no position (readers list them after the ordered ones, by key).
+            let others = sequenced[l.operatorID + "/" + l.serviceClass] ?? []
+            for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f)) {
+                try insertStation.run([.text(l.id), .int(f), .int(Int64(l.sequences.count)), .null])
+            }
+            for a in l.aliases {
+                try insertAlias.run([.text(SearchFold.name(a.alias)), .text(l.id), .text(a.alias), .null, .null, .text(a.source)])
+            }
+        }
+        // Curated common names: a section between two named stations of one sequence.
+        let ends = try db.prepare("""
+            SELECT ls.station_fid, ls.branch, ls.seq, s.name FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
+            WHERE ls.line_id = ? AND ls.seq IS NOT NULL
+            """)
+        for c in LineCommonNames.all {
+            let cls = c.serviceClass.rawValue
+            let form = SearchFold.name(c.line)
+            guard let line = lines.first(where: { l in
+                l.operatorID == c.operatorID && l.serviceClass == cls
+                    && (SearchFold.name(l.name) == form || l.aliases.contains { SearchFold.name($0.alias) == form })
+            }) else { continue }
+            try ends.bind([.text(line.id)])
+            var from: (fid: Int64, branch: Int64)?, to: (fid: Int64, branch: Int64)?
+            while try ends.step() {
+                let n = SearchFold.name(ends.text(3))
+                if n == SearchFold.name(c.from), from == nil { from = (ends.int64(0), ends.int64(1)) }
+                if n == SearchFold.name(c.to), to == nil { to = (ends.int64(0), ends.int64(1)) }
+            }
+            ends.reset()
+            guard let from, let to, from.branch == to.branch else { continue }
+            try insertAlias.run([.text(SearchFold.name(c.name)), .text(line.id), .text(c.name), .int(from.fid), .int(to.fid),
+                                 .text("curated: " + c.source)])
+        }
+    }
+}
