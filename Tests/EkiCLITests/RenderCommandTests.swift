@@ -58,8 +58,8 @@ import Testing
         let db = sampleDatabase(), out = path("bad.png")
         let cases: [([String], String)] = [
             (["render", "--db", db, "--all"], "eki render: give -o FILE.png\n"),
-            (["render", "--db", db, "-o", out], "eki render: give exactly one of --bbox, --place or --all\n"),
-            (["render", "--db", db, "--all", "--bbox", "139,35,140,36", "-o", out], "eki render: give exactly one of --bbox, --place or --all\n"),
+            (["render", "--db", db, "-o", out], "eki render: give exactly one of --bbox, --place, --line or --all\n"),
+            (["render", "--db", db, "--all", "--bbox", "139,35,140,36", "-o", out], "eki render: give exactly one of --bbox, --place, --line or --all\n"),
             (["render", "--db", db, "--all", "--size", "0x10", "-o", out], "eki render: --size needs WxH with each side 1…10000 pixels, got '0x10'\n"),
             (["render", "--db", db, "--all", "--scale", "3", "-o", out], "eki render: --scale must be 1 or 2, got '3'\n"),
             (["render", "--db", db, "--all", "--labels", "some", "-o", out], "eki render: --labels must be auto, all or none, got 'some'\n"),

@@ -132,7 +132,7 @@ import Testing
     }
 }
 
-/// The optional polyline (a line's stations in order, for `--line` once lines exist) is drawn
+/// The optional polylines (a line's stations in order, as `eki render --line` gives) are drawn
 /// under the pins, and framing it gives a box holding every point.
 @Suite struct PolylineTests {
     @Test func drawnThroughItsPointsUnderThePins() throws {
@@ -144,7 +144,7 @@ import Testing
         let box = try #require(MapViewport.framing(line))
         #expect(line.allSatisfy { box.contains($0) })
         var request = MapRequest(bbox: box, width: 800, height: 600, labels: .none)
-        request.polyline = line
+        request.polylines = [line]
         let (picture, image) = try Sample.draw(request, stations)
         // Halfway between 箱根板橋 and 風祭 (no pin there): the line's colour over land.
         let a = picture.viewport.point(line[1]), b = picture.viewport.point(line[2])

@@ -3,13 +3,14 @@ import EkiKit
 import EkiRender
 import Foundation
 
-/// `eki render (--bbox B | --place QUERY [--span M] | --all) -o FILE.png`: a PNG map of the
+/// `eki render (--bbox B | --place QUERY [--span M] | --line LINE | --all) -o FILE.png`: a PNG map of the
 /// stations in view, red unvisited and green visited, on the offline prefecture basemap.
 struct RenderCommand: Command {
     static let summary = "draw the stations in view as a PNG map (red unvisited, green visited)"
     static let help = """
     usage: eki render --bbox minLon,minLat,maxLon,maxLat -o FILE.png [options]
            eki render --place QUERY [--span METRES] -o FILE.png [options]
+           eki render --line NAME|ID -o FILE.png [options]
            eki render --all -o FILE.png [options]
 
     Draws the open entries in view as pins (red = unvisited, green = visited; closed entries
@@ -21,6 +22,9 @@ struct RenderCommand: Command {
       --place QUERY      centre on a geocoded place (as `eki geocode`), with --span
       --span METRES      with --place: the box's width and height (default 5000;
                          1 ≤ METRES ≤ 1000000)
+      --line NAME|ID     frame a line (as `eki line` names it: an id, any of its names, or
+                         a common name such as 山形新幹線) and draw it through its stations
+                         in order, one stroke per branch
       --all              every open entry (the whole record)
       --size WxH         picture size in logical pixels (default 1200x800; 1…10000 each)
       --scale 1|2        device pixels per logical pixel (default 1; 2 for phones)
@@ -44,6 +48,8 @@ struct RenderCommand: Command {
     let bbox: BoundingBox?
     let place: PlaceOptions?
     let span: Double
+    /// `--line NAME|ID`: frame the line and draw it through its stations in order.
+    let line: String?
     let all: Bool
     let width: Int, height: Int, scale: Int
     let labels: LabelMode
@@ -52,7 +58,7 @@ struct RenderCommand: Command {
     let visitOptions: VisitOptions
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: Set(["db", "bbox", "span", "size", "scale", "labels", "tiles", "o", "output"])
+        args = try Arguments(arguments, valued: Set(["db", "bbox", "line", "span", "size", "scale", "labels", "tiles", "o", "output"])
                                  .union(VisitOptions.valued).union(PlaceOptions.valued),
                              flags: Set(["all"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
@@ -61,8 +67,9 @@ struct RenderCommand: Command {
         output = out
         place = try PlaceOptions.parse(args, console)
         all = args.has("all")
-        let given = [args["bbox"] != nil, place != nil, all].filter { $0 }.count
-        guard given == 1 else { throw UsageError("give exactly one of --bbox, --place or --all") }
+        line = args["line"]
+        let given = [args["bbox"] != nil, place != nil, line != nil, all].filter { $0 }.count
+        guard given == 1 else { throw UsageError("give exactly one of --bbox, --place, --line or --all") }
         if let b = args["bbox"] {
             do { bbox = try BoundingBox(parsing: b) } catch { throw UsageError(error.description) }
         } else {
@@ -91,6 +98,24 @@ struct RenderCommand: Command {
         visitOptions = try VisitOptions(args, console)
     }
 
+    /// The stations of `--line` in order: one line by id or name, or a common name's sections
+    /// (秋田新幹線) one after another, as `eki line` lists them.
+    /// - Throws: `UsageError` when no line or several lines have that name.
+    static func lineStops(_ name: String, store: StationStore) throws -> (stops: [LineStop], isLoop: Bool) {
+        let found = try store.lines(named: name)
+        guard let first = found.first else { throw UsageError("no line is called '\(name)' (`eki lines` lists them)") }
+        if found.count > 1, found.contains(where: { $0.section == nil }) {
+            throw UsageError("'\(name)' names \(found.count) lines: \(found.map(\.line.id).joined(separator: ", ")); give one id")
+        }
+        var stops: [LineStop] = []
+        for d in found {
+            for s in d.stops where !(stops.last?.station.key == s.station.key) {
+                stops.append(LineStop(station: s.station, branch: d.section == nil ? s.branch : 0, order: nil))
+            }
+        }
+        return (stops, first.line.isLoop && found.count == 1)
+    }
+
     /// `WxH` (e.g. 1200x800; `×` accepted too), each 1…10000.
     static func size(_ text: String) throws(UsageError) -> (Int, Int) {
         let parts = text.lowercased().split(whereSeparator: { $0 == "x" || $0 == "×" })
@@ -106,7 +131,22 @@ struct RenderCommand: Command {
         let visits = try visitOptions.load(store: store)
         let stations: [Station]
         let box: BoundingBox
-        if all {
+        var polylines: [[Coordinate]] = []
+        if let line {
+            let stops = try Self.lineStops(line, store: store)
+            // One polyline per branch; a loop closes its ring.
+            for (branch, run) in Dictionary(grouping: stops.stops, by: \.branch).sorted(by: { $0.key < $1.key }) {
+                var points = run.map(\.station.coordinate)
+                if stops.isLoop, let first = points.first { points.append(first) }
+                polylines.append(points)
+            }
+            guard let framed = MapViewport.framing(stops.stops.map(\.station.coordinate), margin: 0.08) else {
+                throw RenderError.invalidRequest("the line '\(line)' has no stations to draw")
+            }
+            box = framed
+            let view = MapViewport(fitting: box, width: width, height: height).visibleBox
+            stations = try store.stations(in: view, limit: nil, visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+        } else if all {
             let everything = try store.allStations(includeClosed: false)
             guard let framed = MapViewport.framing(everything.map(\.coordinate), margin: 0.02) else {
                 throw RenderError.invalidRequest("the database has no open entries to draw")
@@ -120,7 +160,8 @@ struct RenderCommand: Command {
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
             stations = try store.stations(in: view, limit: nil, visits: visits ?? VisitedStations(), filter: visitOptions.filter)
         }
-        var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
+        var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels,
+                                 polylines: polylines)
         var source: FetchedTiles? = nil
         if let tiles {
             let configuration = try GeocoderConfiguration.fromEnvironment(console.environment)

@@ -42,7 +42,7 @@ public final class MapPicture {
 
 /// Draws stations as pins on the offline basemap, in Web Mercator, with cairo and Pango.
 ///
-/// Order: sea and prefecture land (`Basemap`), the polyline, pins (red unvisited, green
+/// Order: sea and prefecture land (`Basemap`), the polylines, pins (red unvisited, green
 /// visited; closed entries are never drawn), names (`LabelPlacement`), then the legend
 /// (visited / total in view, top left), a scale bar (a round number of metres, bottom left)
 /// and the attribution lines (bottom right).
@@ -65,7 +65,7 @@ public enum MapRenderer {
         let text = TextLayout(canvas: canvas)
         Basemap.draw(on: canvas, viewport: viewport)
         if let tiles { try Tiles.draw(tiles, on: canvas, viewport: viewport) }
-        drawPolyline(request.polyline, on: canvas, viewport: viewport)
+        for line in request.polylines { drawPolyline(line, on: canvas, viewport: viewport) }
 
         let view = viewport.visibleBox
         let shown = stations.filter { $0.isOpen && view.contains($0.coordinate) }

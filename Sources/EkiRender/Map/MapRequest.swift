@@ -9,21 +9,22 @@ public struct MapRequest: Sendable {
     /// Device pixels per logical pixel: 1, or 2 for phones and high-density screens.
     public var scale: Int
     public var labels: LabelMode
-    /// An ordered polyline (a line's stations in order) drawn under the pins; empty for none.
-    public var polyline: [Coordinate]
+    /// Ordered polylines (a line's stations in order, one per branch) drawn under the pins;
+    /// empty for none.
+    public var polylines: [[Coordinate]]
     /// Extra attribution lines (e.g. for tiles); the data's own are added from the entries.
     public var attribution: [String]
     /// Whether to draw the legend, scale bar and attribution (a small inset map leaves them out).
     public var decorations: Bool
 
     public init(bbox: BoundingBox, width: Int = 1200, height: Int = 800, scale: Int = 1, labels: LabelMode = .auto,
-                polyline: [Coordinate] = [], attribution: [String] = [], decorations: Bool = true) {
+                polylines: [[Coordinate]] = [], attribution: [String] = [], decorations: Bool = true) {
         self.bbox = bbox
         self.width = width
         self.height = height
         self.scale = scale
         self.labels = labels
-        self.polyline = polyline
+        self.polylines = polylines
         self.attribution = attribution
         self.decorations = decorations
     }

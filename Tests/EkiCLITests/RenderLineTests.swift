@@ -1,0 +1,46 @@
+import EkiCLI
+import EkiKit
+@testable import EkiRender
+import EkiTestSupport
+import Foundation
+import Testing
+
+/// `eki render --line`: the line framed and drawn through its stations in order, on the
+/// N02-23 + station_database database `RealData` builds once.
+@Suite struct RenderLineTests {
+    let dir = TestPaths.temporaryDirectory()
+
+    /// 東京メトロ 銀座線 (19 stations 浅草 → 渋谷): the stroke passes between each pair of
+    /// neighbours, so most midpoints (those no pin or name covers) carry the line's blue.
+    @Test(.needsN02AndStationDatabase) func ginzaLineIsFramedAndDrawnInOrder() throws {
+        let out = dir.appendingPathComponent("ginza.png").path
+        let r = eki(["render", "--db", RealData.combinedDatabase, "--visits", dir.appendingPathComponent("v.sqlite").path,
+                     "--line", "銀座線", "--size", "800x800", "--labels", "none", "-o", out])
+        #expect(r.status == 0, "\(r.err)")
+        let store = RealData.open(RealData.combinedDatabase)
+        let stops = try #require(try store.line(id: "tokyo-metro/c/銀座線")).stops
+        #expect(stops.count == 19)
+        let box = try #require(MapViewport.framing(stops.map(\.station.coordinate), margin: 0.08))
+        let viewport = MapViewport(fitting: box, width: 800, height: 800)
+        let image = try PNGImage(path: out)
+        var blue = 0
+        for (a, b) in zip(stops, stops.dropFirst()) {
+            let p = viewport.point(Coordinate(lat: (a.station.coordinate.lat + b.station.coordinate.lat) / 2,
+                                              lon: (a.station.coordinate.lon + b.station.coordinate.lon) / 2))
+            let px = image.pixel(Int(p.x), Int(p.y))
+            if px.b > 150 && px.r < 120 { blue += 1 }
+        }
+        #expect(blue >= 12, "\(blue) of 18 midpoints are on the stroke")
+        // Every station of the line is in the picture, so the legend counts at least 19.
+        let drawn = try #require(r.out.split(separator: " ").firstIndex(of: "entries").map { Int(r.out.split(separator: " ")[$0 - 1])! })
+        #expect(drawn >= 19)
+    }
+
+    @Test(.needsN02AndStationDatabase) func unknownAndAmbiguousLinesAreUsageErrors() {
+        let out = dir.appendingPathComponent("x.png").path
+        let unknown = eki(["render", "--db", RealData.combinedDatabase, "--line", "存在しない線", "-o", out])
+        #expect(unknown.status == 64 && unknown.err.contains("no line is called '存在しない線'"))
+        let both = eki(["render", "--db", RealData.combinedDatabase, "--line", "銀座線", "--all", "-o", out])
+        #expect(both.status == 64 && both.err.contains("give exactly one of --bbox, --place, --line or --all"))
+    }
+}
