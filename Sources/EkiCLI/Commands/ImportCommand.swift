@@ -8,7 +8,7 @@ struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
-                      [--operator NAME] [--operators FILE] [--verbose] FILE...
+                      [--operator NAME] [--operators FILE] [--skip-invalid] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
@@ -26,7 +26,12 @@ struct ImportCommand: Command {
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
-      --verbose       list warnings
+      --skip-invalid  generic CSV: skip rows without a usable position or name (empty,
+                      not a number, out of range, or the placeholder 0,0) and report how
+                      many, with the first few file:line; without it such a row stops the
+                      import
+      --verbose       list warnings (among them rows far from every other row of the
+                      same input: no other within 1°)
     \(DatabaseOption.help)
     Profiles (each input is identified by its contents; the first sure match wins):
     \(ImporterRegistry().formats.map { "  \(DisplayWidth.pad($0.name, 17)) \(wrap($0.reads, width: 72, indent: 20))" }.joined(separator: "\n"))
@@ -38,7 +43,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose", "skip-invalid"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -66,7 +71,7 @@ struct ImportCommand: Command {
     func run() throws -> Int32 {
         let started = Date()
         let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
-                                    operatorOverride: args["operator"])
+                                    operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"))
         let planned: [PlannedImport]
         do {
             planned = try registry.plan(args.positionals, profile: args["profile"], options: options)
@@ -77,8 +82,10 @@ struct ImportCommand: Command {
         for p in planned {
             let input = p.input.displayName
             if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
-            let batch = try p.importer.read()
+            var batch = try p.importer.read()
+            batch.warnings += PositionChecks.farFromOthers(batch.records, file: input)
             batches.append(batch)
+            if let skipped = batch.skipped.summary { console.err("\(input): \(skipped)\n") }
             if !batch.warnings.isEmpty {
                 console.err("\(input): \(batch.warnings.count) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
                 if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }

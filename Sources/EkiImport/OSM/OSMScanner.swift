@@ -206,7 +206,8 @@ struct OSMScanner {
     }
 
     /// The point given by `lat`/`lon` texts, nil when both are absent (deleted or redacted
-    /// nodes carry none). Fails on a missing half, non-numeric text or a value out of range.
+    /// nodes carry none). Fails on a missing half, non-numeric text, a value out of range or
+    /// (0, 0), a placeholder (`PositionChecks.placeholderMessage`).
     private mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
                                             lon: UnsafePointer<XML_Char>?) -> Coordinate? {
         if lat == nil && lon == nil { return nil }
@@ -220,6 +221,7 @@ struct OSMScanner {
         }
         guard (-90...90).contains(y) else { fail("\(y) is outside -90...90", field: "lat"); return nil }
         guard (-180...180).contains(x) else { fail("\(x) is outside -180...180", field: "lon"); return nil }
+        if PositionChecks.isPlaceholder(lat: y, lon: x) { fail(PositionChecks.placeholderMessage, field: "lat"); return nil }
         return Coordinate(lat: y, lon: x)
     }
 
