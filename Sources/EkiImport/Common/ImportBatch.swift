@@ -11,6 +11,9 @@ public struct ImportBatch: Sendable {
     public var warnings: [ImportWarning]
     /// Rows left out under `--skip-invalid` (no usable position or name).
     public var skipped: SkippedRows
+    /// Why the input gave no rows, when it gave none and the importer can tell (routes all
+    /// excluded by `--modes`, an OSM file without stations).
+    public var emptyReason: String?
 
     public init(dataset: String, records: [SourceRecord] = [], warnings: [ImportWarning] = [],
                 skipped: SkippedRows = SkippedRows()) {
@@ -18,6 +21,7 @@ public struct ImportBatch: Sendable {
         self.records = records
         self.warnings = warnings
         self.skipped = skipped
+        self.emptyReason = nil
     }
 }
 

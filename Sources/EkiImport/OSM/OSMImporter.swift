@@ -89,7 +89,11 @@ public struct OSMImporter: StationImporter {
             warnings.append(ImportWarning(file: displayName, field: "action", message:
                 "\(scanner.pointee.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
         }
-        return ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
+        var batch = ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
+        if built.records.isEmpty {
+            batch.emptyReason = "no stations in this file (railway=station, halt or tram_stop, public_transport=station with a rail mode, or station=subway, light_rail, monorail or funicular)"
+        }
+        return batch
     }
 
     /// True when `identify(path:)` says yes.
