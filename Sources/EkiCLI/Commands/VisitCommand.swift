@@ -1,4 +1,5 @@
 import EkiKit
+import EkiImport
 import Foundation
 
 /// `eki visit add|list|rm|check|export|import|share|config`: the visit log (乗下車記録).
@@ -11,7 +12,7 @@ struct VisitCommand: Command {
            eki visit rm ID...
            eki visit check
            eki visit export [--format csv|json]
-           eki visit import FILE [--format csv|json]
+           eki visit import FILE [--format csv|json] [--encoding utf-8|cp932]
            eki visit share [--since D] [--until D]
            eki visit config [transfer-counts [yes|no]]
 
@@ -37,6 +38,9 @@ struct VisitCommand: Command {
       import   merges a file written by export (format from the extension or content) in one
                transaction: the same station, date and kind is the same visit (a different
                note is a conflict; the log's note is kept); ids are kept when free.
+               A file saved again by a spreadsheet reads too: UTF-8 (with or without
+               BOM) or CP932, detected as `eki import` does (--encoding says which),
+               CRLF, dates like 2019/8/13 and 2019年8月13日.
       share    a plain-text summary to paste into a message: visits by day, runs of days
                without visits collapsed, completion figures at the end.
       config   shows or sets the log's settings (transfer-counts, default yes).
@@ -57,7 +61,8 @@ struct VisitCommand: Command {
         let valued: Set<String> = switch sub {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list", "share": ["since", "until"]
-        case "export", "import": ["format"]
+        case "export": ["format"]
+        case "import": ["format", "encoding"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]), flags: [])
@@ -215,9 +220,13 @@ struct VisitCommand: Command {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw VisitExchangeError(file: file, location: "", message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw VisitExchangeError(file: file, location: "", message: "not UTF-8")
+        // UTF-8 (BOM dropped) or CP932, detected as `eki import` does: what a spreadsheet saves.
+        var encoding: TextEncoding? = nil
+        if let e = args["encoding"] {
+            guard let enc = TextEncoding(name: e) else { throw UsageError("--encoding must be utf-8 or cp932, got '\(e)'") }
+            encoding = enc
         }
+        let text = String(decoding: try TextDecoding.decode([UInt8](data), file: file, encoding: encoding).bytes, as: UTF8.self)
         let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
         let incoming = try VisitExchange.decode(text, format: format, file: file)
         let report = try VisitLog(path: visitsPath).merge(incoming)
