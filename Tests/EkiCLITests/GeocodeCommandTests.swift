@@ -254,7 +254,7 @@ import Testing
         let cases: [(scenario: String, provider: String, extra: [String], message: String)] = [
             ("s403", "gsi", [], "refused by the service (HTTP 403)"),
             ("empty", "gsi", [], "no place found for '小田原'"),
-            ("html", "gsi", [], "unparseable response: HTML page"),
+            ("html", "gsi", [], "refused by the service: Access blocked; check the User-Agent"),
             ("badjson", "nominatim", [], "unparseable response: invalid JSON"),
             ("s400", "gsi", [], "bad request (HTTP 400)"),
             ("slow/5", "gsi", [], "timed out after 1.0 s"),

@@ -86,11 +86,11 @@ final class HTTPClient {
             case 429:
                 error = .rateLimited(retryAfter: response.retryAfter)
             case 500..<600:
-                error = .unavailable(status: response.status, message: Self.snippet(response.body))
+                error = .unavailable(status: response.status, message: ServiceMessage.of(response.body) ?? "")
             case 401, 403:
                 throw .refused(status: response.status)
             case 400..<500:
-                throw .badRequest(status: response.status, message: Self.snippet(response.body))
+                throw .badRequest(status: response.status, message: ServiceMessage.of(response.body) ?? "")
             default:
                 throw .unparseable(reason: "unexpected HTTP status \(response.status)")
             }
