@@ -9,7 +9,8 @@ import Foundation
 /// - `EKI_USER_AGENT`: the User-Agent sent to every service.
 /// - `EKI_GSI_ENDPOINT`: base URL of the GSI address search (default https://msearch.gsi.go.jp).
 /// - `EKI_NOMINATIM_ENDPOINT`: base URL of Nominatim (default https://nominatim.openstreetmap.org).
-/// - `EKI_HTTP_TIMEOUT`: total timeout per request in seconds (a positive number).
+/// - `EKI_HTTP_TIMEOUT`: the time budget of one geocode call, all providers together, in
+///   seconds (a positive number; default 10).
 /// - `EKI_PROVIDERS`: providers tried in order, comma-separated (default `stations,gsi,nominatim`).
 public struct GeocoderConfiguration: Sendable, Hashable {
     public static let defaultGSIEndpoint = "https://msearch.gsi.go.jp"
@@ -27,7 +28,9 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     public var userAgent: String
     /// Seconds allowed to establish the connection (libcurl `CURLOPT_CONNECTTIMEOUT_MS`).
     public var connectTimeout: Double
-    /// Seconds allowed for the whole request, redirects and body included (`CURLOPT_TIMEOUT_MS`).
+    /// Seconds of transfer allowed for one `Geocoder.geocode` call, every provider, request,
+    /// redirect, body and retry together (each request's `CURLOPT_TIMEOUT_MS` is what is left);
+    /// also the most one request may take. Request spacing and `Retry-After` waits come on top.
     public var timeout: Double
     /// Largest accepted body in bytes, after content decoding; a larger one is
     /// `GeocodingError.responseTooLarge`. Default 1 MiB.

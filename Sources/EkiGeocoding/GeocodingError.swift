@@ -36,6 +36,9 @@ public enum GeocodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Any other libcurl failure, with its `CURLcode` and message: a redirect to a protocol other
     /// than http/https (code 1), too many redirects (47), TLS verification failure (60), …
     case transport(code: Int, message: String)
+    /// Every provider tried failed (more than one): what each one said, in order; a provider
+    /// left untried because the command's time budget was spent says so.
+    case providersFailed([ProviderFailure])
     /// The request was not sent because the configuration is unusable: an endpoint that is not an
     /// http(s) URL, a User-Agent Nominatim's policy forbids, the `stations` provider chosen
     /// without a gazetteer, or an unusable cache database.
@@ -58,6 +61,20 @@ public enum GeocodingError: Error, Hashable, Sendable, CustomStringConvertible {
         case .responseTooLarge(let n): return "response larger than \(n) bytes"
         case .transport(let c, let m): return "transfer failed (curl \(c)): \(m)"
         case .misconfigured(let r): return "not sent: \(r)"
+        case .providersFailed(let f):
+            return "every provider failed: " + f.map { "\($0.provider.rawValue): \($0.message)" }.joined(separator: "; ")
         }
+    }
+}
+
+/// One provider's failure within `GeocodingError.providersFailed`.
+public struct ProviderFailure: Hashable, Sendable {
+    public var provider: GeocodeProvider
+    /// What went wrong, as the error describes itself (or "not tried: …").
+    public var message: String
+
+    public init(provider: GeocodeProvider, message: String) {
+        self.provider = provider
+        self.message = message
     }
 }
