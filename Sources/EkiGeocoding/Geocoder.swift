@@ -153,7 +153,12 @@ public final class Geocoder {
 
     private func client(_ store: GeocodeStore?) throws(GeocodingError) -> HTTPClient {
         if let httpClient { return httpClient }
-        let spacing: RequestSpacing = store ?? InProcessSpacing(minimumInterval: configuration.effectiveRequestInterval)
+        // Without a cache file, a spacing-only file keeps requests apart across processes; one
+        // that cannot be opened leaves the spacing to this process.
+        let interval = configuration.effectiveRequestInterval
+        let spacing: RequestSpacing = store
+            ?? configuration.spacingPath.flatMap { try? GeocodeStore(path: $0, minimumInterval: interval) }
+            ?? InProcessSpacing(minimumInterval: interval)
         let c = try HTTPClient(configuration: configuration, spacing: spacing)
         httpClient = c
         return c
