@@ -116,6 +116,10 @@ struct OSMScanner {
                 if pass == 1 && equal(name, "remark") { startRemark() }
             }
         default:
+            // OSM elements never nest (a file of 200,000 nested <node>s is not OSM data).
+            if equal(name, "node") || equal(name, "way") || equal(name, "relation") {
+                return fail("<\(String(cString: name))> inside another element: OSM nodes, ways and relations do not nest")
+            }
             guard let type = current, !skip else { return }
             if equal(name, "nd") { readNd(type, atts) }
             else if depth == 3 {
@@ -385,13 +389,16 @@ struct OSMScanner {
     private mutating func newStation(_ type: OSMElementType) -> OSMStationCandidate {
         if markedDeleted { stationsMarkedDeleted += 1 }
         let kana = tags.string(.nameJaHira) ?? tags.string(.nameJaKanaLegacy) ?? tags.string(.nameJaKana)
+        // `name=氷川台 (Hikawadai)`: the name and, when no Latin tag gives one, the Latin name.
+        let split = tags.string(.nameJa) == nil ? tags.string(.name).flatMap(OSMNames.splitLatin) : nil
         return OSMStationCandidate(
             ref: OSMObjectRef(type: type, id: currentID),
             line: line,
-            name: tags.string(.nameJa) ?? tags.string(.name),
+            name: tags.string(.nameJa) ?? split?.name ?? tags.string(.name),
             reading: kana.map { TextFold.hiragana(TextFold.nfkc($0)) },
-            latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn),
-            operators: (tags.string(.operator) ?? tags.string(.network))?.osmValues ?? [])
+            latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn) ?? split?.latin,
+            operators: (tags.string(.operator) ?? tags.string(.network) ?? tags.string(.ksj2OPC))?.osmValues ?? [],
+            ksjLine: tags.string(.ksj2LIN))
     }
 
     private var inlineMean: Coordinate? {
