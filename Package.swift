@@ -7,7 +7,7 @@ import PackageDescription
 let package = Package(
     name: "EkiKit",
     products: [
-        // The core (model, entry rule, store, queries, search, visits): SQLite only.
+        // The core (model, entry rule, store, queries, search, visits): SQLite and PROJ's geodesics.
         .library(name: "EkiKit", targets: ["EkiKit"]),
         // The importers (CSV, GTFS, OSM XML): adds expat, libarchive, zlib and bzip2.
         .library(name: "EkiImport", targets: ["EkiImport"]),
@@ -29,6 +29,8 @@ let package = Package(
                        providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CCompression", path: "Sources/CCompression", pkgConfig: "zlib",
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
+        .systemLibrary(name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
+                       providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
@@ -41,7 +43,7 @@ let package = Package(
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
-        .target(name: "EkiKit", dependencies: ["EkiSQLite"],
+        .target(name: "EkiKit", dependencies: ["EkiSQLite", "CProj"],
                 // Prefecture polygons (simplified N03) for the prefecture of a point and offline outlines.
                 resources: [.copy("Resources/prefectures-n03.geojson")]),
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.

@@ -2,7 +2,7 @@
 # Installs the Debian packages EkiKit builds and tests with, when any is missing (apt-get update
 # first, then only those); CI runs it too (.ci/run).
 # C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
-# zlib + bzip2 (compressed OSM), libmicrohttpd (eki serve), and pkg-config to find them; Leaflet
+# zlib + bzip2 (compressed OSM), libmicrohttpd (eki serve), PROJ (geodesic distances), and pkg-config to find them; Leaflet
 # for the map page (libjs-leaflet). Tools the tests run (each test is skipped with the reason when
 # its tool is missing): sqlite3 (comparing databases), gdal-bin (ogrinfo reads the GeoPackage),
 # python3 (the geocoding tests' loopback server and the operator table generator), gzip and bzip2
@@ -12,7 +12,7 @@
 # `setup.sh --packages` prints the list only (CI installs it with apt-get itself).
 set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
-          libmicrohttpd-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
+          libmicrohttpd-dev libproj-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
           chromium chromium-driver python3-selenium fonts-ipafont-gothic
           libcairo2-dev libpango1.0-dev libpng-dev fonts-noto-cjk)
 if [ "${1:-}" = "--packages" ]; then echo "${packages[*]}"; exit 0; fi

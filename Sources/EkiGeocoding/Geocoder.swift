@@ -1,4 +1,5 @@
 import EkiKit
+import Foundation
 
 /// Per-query choices.
 public struct GeocodeOptions: Sendable, Hashable {
@@ -59,26 +60,44 @@ public final class Geocoder {
     /// Candidates for `query` from the first provider (in `options.providers`, else the
     /// configured order) that finds any, best first, at most `options.limit`.
     ///
-    /// A provider that fails does not stop the search; the next one is tried.
+    /// A provider that fails does not stop the search; the next one is tried. The whole call
+    /// has one time budget for its transfers, `configuration.timeout` seconds: each request gets
+    /// what is left of it, and a provider reached after it is spent is not tried. (The waits the
+    /// services impose, 1 s spacing and a `Retry-After` of at most `maxRetryAfter`, come on top.)
     /// - Throws: `GeocodingError.badRequest` for an empty query; when no provider finds anything,
-    ///   the first provider's error (a `GeocodingError`, or what the gazetteer threw) if any
-    ///   failed, else `GeocodingError.notFound`.
+    ///   the error of the one provider that failed (a `GeocodingError`, or what the gazetteer
+    ///   threw), `GeocodingError.providersFailed` with each one's message when several did (or
+    ///   the budget ran out before one was tried), else `GeocodingError.notFound`.
     public func geocode(_ query: String, options: GeocodeOptions = GeocodeOptions()) throws -> [GeocodeCandidate] {
         let normalized = Self.normalize(query)
         guard !normalized.isEmpty else { throw GeocodingError.badRequest(status: nil, message: "empty query") }
         let explicit = options.providers != nil
-        var firstError: (any Error)?
+        budget = TimeBudget(total: configuration.timeout)
+        defer { budget = nil }
+        var failures: [(provider: GeocodeProvider, error: any Error)] = []
+        var untried: [GeocodeProvider] = []
         for provider in options.providers ?? configuration.providerOrder {
             if provider == .stations, stations == nil, !explicit { continue }
+            if provider != .stations, budget?.isSpent == true {
+                untried.append(provider)
+                continue
+            }
             do {
                 let found = try search(normalized, provider: provider, options: options)
                 if !found.isEmpty { return found }
             } catch {
-                if firstError == nil { firstError = error }
+                failures.append((provider, error))
             }
         }
-        throw firstError ?? GeocodingError.notFound(query: query)
+        if failures.count == 1 && untried.isEmpty { throw failures[0].error }
+        if failures.isEmpty && untried.isEmpty { throw GeocodingError.notFound(query: query) }
+        throw GeocodingError.providersFailed(
+            failures.map { ProviderFailure(provider: $0.provider, message: String(describing: $0.error)) }
+            + untried.map { ProviderFailure(provider: $0, message: "not tried: the \(configuration.timeout) s budget was spent") })
     }
+
+    /// The current `geocode` call's time budget.
+    private var budget: TimeBudget?
 
     /// Candidates for `query` from one provider; empty when it finds nothing.
     /// - Throws: for web providers a `GeocodingError` (timed out, unavailable, rate limited,
@@ -114,7 +133,7 @@ public final class Geocoder {
         if !options.noCache, let store, let hit = try store.cached(cacheKey, ttl: configuration.cacheTTL) {
             return Array(hit.prefix(limit))
         }
-        let response = try client(store).getJSON(url, spacingKey: "\(p.provider.rawValue) \(p.endpoint)")
+        let response = try client(store).getJSON(url, spacingKey: "\(p.provider.rawValue) \(p.endpoint)", budget: budget)
         // Parse everything the service sent, so the cached answer serves larger limits too.
         let all = try p.parse(response.body, contentType: response.contentType, query: query, limit: .max)
         if !options.noCache, !all.isEmpty, let store {
@@ -134,7 +153,12 @@ public final class Geocoder {
 
     private func client(_ store: GeocodeStore?) throws(GeocodingError) -> HTTPClient {
         if let httpClient { return httpClient }
-        let spacing: RequestSpacing = store ?? InProcessSpacing(minimumInterval: configuration.effectiveRequestInterval)
+        // Without a cache file, a spacing-only file keeps requests apart across processes; one
+        // that cannot be opened leaves the spacing to this process.
+        let interval = configuration.effectiveRequestInterval
+        let spacing: RequestSpacing = store
+            ?? configuration.spacingPath.flatMap { try? GeocodeStore(path: $0, minimumInterval: interval) }
+            ?? InProcessSpacing(minimumInterval: interval)
         let c = try HTTPClient(configuration: configuration, spacing: spacing)
         httpClient = c
         return c

@@ -9,7 +9,8 @@ import Foundation
 /// - `EKI_USER_AGENT`: the User-Agent sent to every service.
 /// - `EKI_GSI_ENDPOINT`: base URL of the GSI address search (default https://msearch.gsi.go.jp).
 /// - `EKI_NOMINATIM_ENDPOINT`: base URL of Nominatim (default https://nominatim.openstreetmap.org).
-/// - `EKI_HTTP_TIMEOUT`: total timeout per request in seconds (a positive number).
+/// - `EKI_HTTP_TIMEOUT`: the time budget of one geocode call, all providers together, in
+///   seconds (a positive number; default 10).
 /// - `EKI_PROVIDERS`: providers tried in order, comma-separated (default `stations,gsi,nominatim`).
 public struct GeocoderConfiguration: Sendable, Hashable {
     public static let defaultGSIEndpoint = "https://msearch.gsi.go.jp"
@@ -27,7 +28,9 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     public var userAgent: String
     /// Seconds allowed to establish the connection (libcurl `CURLOPT_CONNECTTIMEOUT_MS`).
     public var connectTimeout: Double
-    /// Seconds allowed for the whole request, redirects and body included (`CURLOPT_TIMEOUT_MS`).
+    /// Seconds of transfer allowed for one `Geocoder.geocode` call, every provider, request,
+    /// redirect, body and retry together (each request's `CURLOPT_TIMEOUT_MS` is what is left);
+    /// also the most one request may take. Request spacing and `Retry-After` waits come on top.
     public var timeout: Double
     /// Largest accepted body in bytes, after content decoding; a larger one is
     /// `GeocodingError.responseTooLarge`. Default 1 MiB.
@@ -38,6 +41,10 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     /// request so that separate processes share the rate limit. nil: answers are not cached and
     /// the rate limit holds only within this process.
     public var cachePath: String?
+    /// Where requests are spaced across processes when there is no cache file (`cachePath`
+    /// nil): a SQLite file holding only the last request times, apart from any answer cache.
+    /// `fromEnvironment` sets `defaultSpacingPath`; nil: spacing within this process only.
+    public var spacingPath: String? = nil
     /// How long a cached answer is used, seconds. Default 7 days.
     public var cacheTTL: Double
     /// Least time between two requests to one provider and endpoint, seconds; values below 1 are
@@ -107,6 +114,14 @@ public struct GeocoderConfiguration: Sendable, Hashable {
         return nil
     }
 
+    /// The spacing file used without a cache: `$XDG_RUNTIME_DIR/eki/geocode-spacing.sqlite`
+    /// (the per-user runtime directory), else `geocode-spacing.sqlite` beside the default cache
+    /// file; nil when neither directory is known.
+    public static func defaultSpacingPath(_ env: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let r = env["XDG_RUNTIME_DIR"], r.hasPrefix("/") { return r + "/eki/geocode-spacing.sqlite" }
+        return defaultCachePath(env).map { ($0 as NSString).deletingLastPathComponent + "/geocode-spacing.sqlite" }
+    }
+
     /// The defaults, overridden by `EKI_CACHE`, `EKI_USER_AGENT`, `EKI_GSI_ENDPOINT`,
     /// `EKI_NOMINATIM_ENDPOINT`, `EKI_HTTP_TIMEOUT` (seconds) and `EKI_PROVIDERS` where set and
     /// non-empty (`EKI_CACHE` set to empty disables the on-disk cache).
@@ -115,6 +130,7 @@ public struct GeocoderConfiguration: Sendable, Hashable {
     public static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment)
         throws(GeocodingError) -> GeocoderConfiguration {
         var c = GeocoderConfiguration(cachePath: defaultCachePath(env))
+        c.spacingPath = defaultSpacingPath(env)
         if let v = env["EKI_CACHE"] { c.cachePath = v.isEmpty ? nil : v }
         if let v = env["EKI_USER_AGENT"], !v.isEmpty { c.userAgent = v }
         if let v = env["EKI_GSI_ENDPOINT"], !v.isEmpty { c.gsiEndpoint = v }

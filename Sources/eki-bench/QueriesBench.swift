@@ -26,7 +26,7 @@ func readInt32s(_ path: String) throws -> [Int32] {
 }
 
 /// Exact k nearest by brute force over every point: chord distances (a lower bound of the
-/// geodesic, less 1 cm) pick a superset, Vincenty orders it, ties by key.
+/// geodesic, less 1 cm) pick a superset, the geodesic (Karney, PROJ) orders it, ties by key.
 func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Double, xyz: (Double, Double, Double))],
                   lat: Double, lon: Double, k: Int) throws -> [Int64] {
     func xyz(_ la: Double, _ lo: Double) -> (Double, Double, Double) {
@@ -42,10 +42,10 @@ func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Do
     }
     let kk = min(k, all.count)
     let nearestByChord = chord.indices.sorted { chord[$0] < chord[$1] }.prefix(kk)
-    let bound = nearestByChord.map { Geodesic.distance(lat1: lat, lon1: lon, lat2: all[$0].lat, lon2: all[$0].lon) }.max() ?? 0
+    let bound = try nearestByChord.map { try Geodesic.distance(lat1: lat, lon1: lon, lat2: all[$0].lat, lon2: all[$0].lon) }.max() ?? 0
     var cands: [(d: Double, key: String, fid: Int64)] = []
     for i in all.indices where chord[i] - 0.01 <= bound {
-        cands.append((Geodesic.distance(lat1: lat, lon1: lon, lat2: all[i].lat, lon2: all[i].lon), "", all[i].fid))
+        cands.append((try Geodesic.distance(lat1: lat, lon1: lon, lat2: all[i].lat, lon2: all[i].lon), "", all[i].fid))
     }
     cands.sort { $0.d < $1.d }
     // Keys only where distances tie.
@@ -153,7 +153,7 @@ func runQueries(_ args: [String]) throws {
             if try store.nearest(to: p, k: kk).map(\.station.key) == got.map({ try store.station(fid: $0).key }) { apiSame += 1 }
         }
         st["verify"] = ["samples": min(nVerify, n), "exact_vs_bruteforce": exact, "first_mismatch": firstBad, "same_as_nearest_api": apiSame,
-                        "truth": "brute force over every open entry: Vincenty (WGS84) distances, ties by key",
+                        "truth": "brute force over every open entry: geodesic (WGS84, Karney via PROJ) distances, ties by key",
                         "verify_s": round2(Double(now() - t0) / 1e9)]
         if kk == k && knnRef.count == n * k {
             var sameList = 0, sameSet = 0

@@ -162,8 +162,8 @@ import Testing
         for (span, tolerance) in [(600.0, 0.01), (100_000.0, 100.0)] {
             for c in [Coordinate(lat: 35.68, lon: 139.77), Coordinate(lat: 43.07, lon: 141.35), Coordinate(lat: 0, lon: 0)] {
                 let b = BoundingBox(around: c, width: span, height: span)
-                let w = Geodesic.distance(Coordinate(lat: c.lat, lon: b.minLon), Coordinate(lat: c.lat, lon: b.maxLon))
-                let h = Geodesic.distance(Coordinate(lat: b.minLat, lon: c.lon), Coordinate(lat: b.maxLat, lon: c.lon))
+                let w = try Geodesic.distance(Coordinate(lat: c.lat, lon: b.minLon), Coordinate(lat: c.lat, lon: b.maxLon))
+                let h = try Geodesic.distance(Coordinate(lat: b.minLat, lon: c.lon), Coordinate(lat: b.maxLat, lon: c.lon))
                 #expect(abs(w - span) < tolerance && abs(h - span) < tolerance, "\(span) at \(c): \(w) × \(h)")
             }
         }
@@ -254,7 +254,7 @@ import Testing
         let cases: [(scenario: String, provider: String, extra: [String], message: String)] = [
             ("s403", "gsi", [], "refused by the service (HTTP 403)"),
             ("empty", "gsi", [], "no place found for '小田原'"),
-            ("html", "gsi", [], "unparseable response: HTML page"),
+            ("html", "gsi", [], "refused by the service: Access blocked; check the User-Agent"),
             ("badjson", "nominatim", [], "unparseable response: invalid JSON"),
             ("s400", "gsi", [], "bad request (HTTP 400)"),
             ("slow/5", "gsi", [], "timed out after 1.0 s"),

@@ -191,7 +191,7 @@ import EkiTestSupport
         try "station,date,kind\ntokyo-metro/c/京橋,2021,board\ntokyo-metro/c/銀座,2021-02-30,board\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let r = run(s, "visit", "import", bad)
         #expect(r.status == 1)
-        #expect(r.err == "eki visit: \(bad): line 3: invalid date '2021-02-30': no such date\n")
+        #expect(r.err == "eki visit: \(bad): line 3: date: invalid date '2021-02-30': no such date\n")
         #expect(run(s, "visit", "export").out == before)
     }
 

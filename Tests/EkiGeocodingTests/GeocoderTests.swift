@@ -46,15 +46,17 @@ struct FakeStations: StationGazetteer {
     }
 
     @Test(.needsShared(GeocoderTestServer.samplesFile), .needsTool("python3"))
-    func recordedNominatimErrorObjectIsUnparseable() throws {
+    func recordedNominatimErrorObjectIsTheServicesError() throws {
         let server = try GeocoderTestServer(samples: true)
         let cache = TemporaryDirectory()
-        for file in ["status_json_error", "output_json_single_place_object"] {
+        let error = { (file: String) throws -> GeocodingError? in
             let g = try Geocoder(configuration: testConfiguration(server, "file/nominatim/\(file).json", cache: cache,
                                                                   providers: [.nominatim]))
-            guard case .unparseable? = caught({ _ = try g.geocode("London") }) else {
-                Issue.record("\(file) was not unparseable"); continue
-            }
+            return caught({ _ = try g.geocode("London") })
+        }
+        #expect(try error("status_json_error") == .badRequest(status: nil, message: "Database connection failed (status 700)"))
+        guard case .unparseable? = try error("output_json_single_place_object") else {
+            Issue.record("a single place object was not unparseable"); return
         }
     }
 

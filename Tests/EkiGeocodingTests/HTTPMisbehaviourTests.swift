@@ -83,11 +83,9 @@ extension Result {
         #expect(r.requests.count == 1)
     }
 
-    @Test func htmlPageIsUnparseable() throws {
-        guard case .unparseable(let reason)? = try run("html").result.error else {
-            Issue.record("expected unparseable"); return
-        }
-        #expect(reason.contains("HTML"))
+    /// A 200 block page is the refusal it states, with its heading as the message.
+    @Test func htmlBlockPageIsRefused() throws {
+        #expect(try run("html").result.error == .refused(status: nil, message: "Access blocked"))
     }
 
     @Test func invalidJSONIsUnparseable() throws {

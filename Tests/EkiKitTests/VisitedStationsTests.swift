@@ -38,12 +38,12 @@ import EkiTestSupport
                 let keep = { (s: Station) in filter == .all || visits.isVisited(s.key) == (filter == .visited) }
                 var expected = all.filter { keep($0) && box.contains($0.coordinate) }
                 if let limit {
-                    expected = Array(expected.map { StationDistance(station: $0, distance: Geodesic.distance(box.center, $0.coordinate)) }
+                    expected = Array(try expected.map { StationDistance(station: $0, distance: try Geodesic.distance(box.center, $0.coordinate)) }
                         .sorted(by: StationDistance.nearestFirst).prefix(limit).map(\.station))
                 }
                 let got = try store.stations(in: box, limit: limit, visits: visits, filter: filter)
                 #expect(got.map(\.key) == expected.map(\.key), "\(filter) \(box) limit \(limit ?? 0)")
-                let nearest = all.filter(keep).map { StationDistance(station: $0, distance: Geodesic.distance(p, $0.coordinate)) }
+                let nearest = try all.filter(keep).map { StationDistance(station: $0, distance: try Geodesic.distance(p, $0.coordinate)) }
                     .sorted(by: StationDistance.nearestFirst).prefix(k).map(\.station.key)
                 #expect(try store.nearest(to: p, k: k, visits: visits, filter: filter).map(\.station.key) == Array(nearest))
             }

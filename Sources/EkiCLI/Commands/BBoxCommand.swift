@@ -67,9 +67,9 @@ struct BBoxCommand: Command {
                 .filter { $0.prefecture == prefecture }
             if let limit {
                 let all = found.count
-                found = Array(found.sorted {
-                    (Geodesic.distance(box.center, $0.coordinate), $0.key) < (Geodesic.distance(box.center, $1.coordinate), $1.key)
-                }.prefix(limit))
+                let centre = box.center
+                let d = try Dictionary(found.map { ($0.key, try Geodesic.distance(centre, $0.coordinate)) }, uniquingKeysWith: { a, _ in a })
+                found = Array(found.sorted { (d[$0.key]!, $0.key) < (d[$1.key]!, $1.key) }.prefix(limit))
                 if all > limit { LimitNotice.report(shown: found.count, of: all, console: console) }
             }
             console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,

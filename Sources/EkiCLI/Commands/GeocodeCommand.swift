@@ -23,7 +23,8 @@ struct GeocodeCommand: Command {
     \(DatabaseOption.help)
     Web answers are cached for 7 days in $EKI_CACHE (default $XDG_CACHE_HOME/eki/geocode.sqlite,
     else ~/.cache/eki/geocode.sqlite; empty: no cache), which also spaces requests to each
-    service at least 1 s apart across `eki` processes. Timeout: $EKI_HTTP_TIMEOUT seconds.
+    service at least 1 s apart across `eki` processes. Time budget: $EKI_HTTP_TIMEOUT seconds (default 10)
+    for the whole command, all providers together.
     Exit status 1 with one line when nothing is found or a service fails (timed out, rate
     limited, refused, unavailable, unparseable answer).
 

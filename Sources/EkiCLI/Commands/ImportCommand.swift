@@ -8,10 +8,12 @@ struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
-                      [--operator NAME] [--operators FILE] [--verbose] FILE...
+                      [--operator NAME] [--operators FILE] [--skip-invalid] [--replace]
+                      [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
-    and the database is left exactly as it was. Re-importing a dataset replaces its entries.
+    and the database is left exactly as it was. Re-importing a dataset replaces its entries;
+    one that would retire more than 5 % of a dataset's entries stops first (see --replace).
       --profile P     \(ImporterRegistry().names.joined(separator: ", ")); when not given,
                       each input is identified by its contents (see Profiles), and one no
                       importer claims is refused with the formats tried; `-` reads OSM XML
@@ -26,7 +28,15 @@ struct ImportCommand: Command {
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
-      --verbose       list warnings
+      --skip-invalid  generic CSV: skip rows without a usable position or name (empty,
+                      not a number, out of range, or the placeholder 0,0) and report how
+                      many, with the first few file:line; without it such a row stops the
+                      import
+      --replace       confirm an import that retires more than 5 % of a dataset's entries
+                      (the input is the whole dataset anew); without it such an import
+                      stops before writing and says what it would retire
+      --verbose       list warnings (among them rows far from every other row of the
+                      same input: no other within 1°)
     \(DatabaseOption.help)
     Profiles (each input is identified by its contents; the first sure match wins):
     \(ImporterRegistry().formats.map { "  \(DisplayWidth.pad($0.name, 17)) \(wrap($0.reads, width: 72, indent: 20))" }.joined(separator: "\n"))
@@ -38,7 +48,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose", "skip-invalid", "replace"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -62,11 +72,13 @@ struct ImportCommand: Command {
 
     let modes: GTFSModes
     let registry = ImporterRegistry()
+    /// The share of a dataset's entries an import may retire without `--replace`.
+    static let retireLimit = 0.05
 
     func run() throws -> Int32 {
         let started = Date()
         let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
-                                    operatorOverride: args["operator"])
+                                    operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"))
         let planned: [PlannedImport]
         do {
             planned = try registry.plan(args.positionals, profile: args["profile"], options: options)
@@ -77,8 +89,11 @@ struct ImportCommand: Command {
         for p in planned {
             let input = p.input.displayName
             if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
-            let batch = try p.importer.read()
+            var batch = try p.importer.read()
+            batch.warnings += PositionChecks.farFromOthers(batch.records, file: input)
             batches.append(batch)
+            if let skipped = batch.skipped.summary { console.err("\(input): \(skipped)\n") }
+            if batch.records.isEmpty { console.err("\(input): nothing imported: \(batch.emptyReason ?? "no rows")\n") }
             if !batch.warnings.isEmpty {
                 console.err("\(input): \(batch.warnings.count) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
                 if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
@@ -93,9 +108,13 @@ struct ImportCommand: Command {
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
         let merged = ImportBatch.merging(batches).map { (dataset: $0.dataset, records: $0.records) }
-        let result = try store.importBatches(merged, operatorAliases: aliases)
+        let result = try store.importBatches(merged, operatorAliases: aliases,
+                                             retireLimit: args.has("replace") ? nil : Self.retireLimit)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
+        }
+        for s in result.datasets where s.retired > 0 {
+            console.out("\(s.dataset): \(s.retired) entries retired (no longer in the input; kept, marked retired)\n")
         }
         let m = result.merge
         console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")

@@ -1,4 +1,5 @@
 import EkiKit
+import EkiImport
 import Foundation
 
 /// `eki visit add|list|rm|check|export|import|share|config`: the visit log (乗下車記録).
@@ -11,7 +12,7 @@ struct VisitCommand: Command {
            eki visit rm ID...
            eki visit check
            eki visit export [--format csv|json]
-           eki visit import FILE [--format csv|json]
+           eki visit import FILE [--format csv|json] [--encoding utf-8|cp932]
            eki visit share [--since D] [--until D] [--png FILE]
            eki visit config [transfer-counts [yes|no]]
 
@@ -40,6 +41,9 @@ struct VisitCommand: Command {
       import   merges a file written by export (format from the extension or content) in one
                transaction: the same station, date and kind is the same visit (a different
                note is a conflict; the log's note is kept); ids are kept when free.
+               A file saved again by a spreadsheet reads too: UTF-8 (with or without
+               BOM) or CP932, detected as `eki import` does (--encoding says which),
+               CRLF, dates like 2019/8/13 and 2019年8月13日.
       share    a plain-text summary to paste into a message: visits by day, runs of days
                without visits collapsed, completion figures at the end. --png FILE draws the
                same summary as a picture for phones (780 px wide) with a map of the period's
@@ -63,7 +67,8 @@ struct VisitCommand: Command {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list": ["since", "until", "by"]
         case "share": ["since", "until"]
-        case "export", "import": ["format"]
+        case "export": ["format"]
+        case "import": ["format", "encoding"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]).union(sub == "share" ? ["png"] : []),
@@ -245,9 +250,13 @@ struct VisitCommand: Command {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw VisitExchangeError(file: file, location: "", message: "cannot read the file")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw VisitExchangeError(file: file, location: "", message: "not UTF-8")
+        // UTF-8 (BOM dropped) or CP932, detected as `eki import` does: what a spreadsheet saves.
+        var encoding: TextEncoding? = nil
+        if let e = args["encoding"] {
+            guard let enc = TextEncoding(name: e) else { throw UsageError("--encoding must be utf-8 or cp932, got '\(e)'") }
+            encoding = enc
         }
+        let text = String(decoding: try TextDecoding.decode([UInt8](data), file: file, encoding: encoding).bytes, as: UTF8.self)
         let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
         let incoming = try VisitExchange.decode(text, format: format, file: file)
         let report = try VisitLog(path: visitsPath).merge(incoming)

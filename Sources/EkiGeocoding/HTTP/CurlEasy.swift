@@ -29,6 +29,8 @@ final class CurlEasy {
     private let handle: UnsafeMutableRawPointer
     private let errorBuffer: UnsafeMutablePointer<CChar>
     private let settings: TransferSettings
+    /// The total timeout of the transfer under way (seconds).
+    private var currentTimeout: Double = 0
 
     /// Receives the body inside the C write callback, which cannot capture context.
     private final class Sink {
@@ -63,7 +65,10 @@ final class CurlEasy {
     /// GET `url` with extra request `headers` (`Name: value`).
     /// - Throws: `timedOut`, `unavailable` (no connection), `responseTooLarge`, `transport`.
     ///   HTTP error statuses are returned, not thrown.
-    func get(_ url: String, headers: [String] = []) throws(GeocodingError) -> HTTPResponse {
+    /// `timeout` (seconds) replaces the configured total timeout for this transfer (what is left
+    /// of a command's time budget).
+    func get(_ url: String, headers: [String] = [], timeout: Double? = nil) throws(GeocodingError) -> HTTPResponse {
+        currentTimeout = timeout.map { min($0, settings.timeout) } ?? settings.timeout
         curl_easy_reset(handle)
         errorBuffer[0] = 0
         let sink = Sink(limit: settings.maxResponseBytes)
@@ -75,7 +80,7 @@ final class CurlEasy {
         try set(CURLOPT_HTTPGET, 1)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
-        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(settings.timeout))
+        try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(currentTimeout))
         try set(CURLOPT_USERAGENT, settings.userAgent)
         try set(CURLOPT_ACCEPT_ENCODING, "")                 // every encoding this libcurl decodes
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
@@ -135,7 +140,7 @@ final class CurlEasy {
         let detail = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(seconds: settings.timeout)
+            return .timedOut(seconds: currentTimeout)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT,
              CURLE_GOT_NOTHING, CURLE_SEND_ERROR, CURLE_RECV_ERROR:
             return .unavailable(status: nil, message: detail)

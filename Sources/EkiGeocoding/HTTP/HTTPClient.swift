@@ -66,17 +66,28 @@ final class HTTPClient {
     /// The 2xx response for `url`, asking for JSON.
     /// - Throws: `rateLimited`, `unavailable`, `refused`, `badRequest` by status (after at most
     ///   one retry on 429/5xx), or the transfer errors of `CurlEasy.get`.
-    func getJSON(_ url: String, spacingKey: String) throws(GeocodingError) -> HTTPResponse {
+    ///   With a `budget` (a command's time budget), each transfer gets only the time left of it
+    ///   and adds its duration to it; none starts once it is spent, and running out is
+    ///   `timedOut` with the whole budget.
+    func getJSON(_ url: String, spacingKey: String, budget: TimeBudget? = nil) throws(GeocodingError) -> HTTPResponse {
         var attempt = 0
         while true {
             attempt += 1
             try spacing.waitForTurn(spacingKey)
+            if let budget, budget.isSpent {
+                spacing.finished(spacingKey)
+                throw .timedOut(seconds: budget.total)
+            }
             let response: HTTPResponse
+            let started = Date()
             do {
-                response = try curl.get(url, headers: ["Accept: application/json"])
+                response = try curl.get(url, headers: ["Accept: application/json"], timeout: budget?.left)
+                budget?.spent += Date().timeIntervalSince(started)
                 spacing.finished(spacingKey)
             } catch {
+                budget?.spent += Date().timeIntervalSince(started)
                 spacing.finished(spacingKey)
+                if case .timedOut = error, let budget { throw .timedOut(seconds: budget.total) }
                 throw error
             }
             let error: GeocodingError
@@ -86,11 +97,11 @@ final class HTTPClient {
             case 429:
                 error = .rateLimited(retryAfter: response.retryAfter)
             case 500..<600:
-                error = .unavailable(status: response.status, message: Self.snippet(response.body))
+                error = .unavailable(status: response.status, message: ServiceMessage.of(response.body) ?? "")
             case 401, 403:
                 throw .refused(status: response.status)
             case 400..<500:
-                throw .badRequest(status: response.status, message: Self.snippet(response.body))
+                throw .badRequest(status: response.status, message: ServiceMessage.of(response.body) ?? "")
             default:
                 throw .unparseable(reason: "unexpected HTTP status \(response.status)")
             }
@@ -107,4 +118,17 @@ final class HTTPClient {
             .trimmingCharacters(in: .whitespaces)
         return line.count > max ? String(line.prefix(max)) + "…" : line
     }
+}
+
+/// The time one geocode call may spend in transfers, all providers together (seconds). Waits
+/// the services impose (request spacing, `Retry-After`) are bounded on their own and not counted.
+final class TimeBudget {
+    let total: Double
+    var spent = 0.0
+
+    init(total: Double) { self.total = total }
+
+    /// Seconds left (at least 1 ms, so a transfer is never asked to take none).
+    var left: Double { max(0.001, total - spent) }
+    var isSpent: Bool { total - spent <= 0.001 }
 }

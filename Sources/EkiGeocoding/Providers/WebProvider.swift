@@ -21,11 +21,14 @@ extension WebProvider {
 /// Shared checks and decoding for JSON answers.
 enum JSONBody {
     /// Decodes `T`, turning an HTML page or malformed JSON into `GeocodingError.unparseable`.
+    /// A JSON error object or an HTML page in a 2xx answer becomes the typed error it states
+    /// (`ServiceMessage.error`) when it says what went wrong.
     static func decode<T: Decodable>(_ type: T.Type, _ body: [UInt8], contentType: String?) throws(GeocodingError) -> T {
+        if let stated = ServiceMessage.error(in: body, contentType: contentType) { throw stated }
         let firstByte = body.first { !(UInt8(ascii: " ") == $0 || (0x09...0x0D).contains($0)) }
         if contentType?.lowercased().contains("html") == true || firstByte == UInt8(ascii: "<") {
-            throw .unparseable(reason: "HTML page instead of JSON (a block or error page?): "
-                               + HTTPClient.snippet(body, max: 80))
+            throw .unparseable(reason: "HTML page instead of JSON (a block or error page?)"
+                               + (ServiceMessage.of(body).map { ": \($0)" } ?? ""))
         }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))

@@ -38,9 +38,14 @@ enum CSVInput {
     }
 
     /// A WGS84 coordinate from two columns.
-    /// - Throws: `ImportError` naming line and column for a non-numeric or out-of-range value.
+    /// - Throws: `ImportError` naming line and column for an empty, non-numeric or out-of-range
+    ///   value, or for (0, 0) (`PositionChecks.placeholderMessage`).
     static func coordinate(_ row: CSVRow, lat: Int, lon: Int) throws(ImportError) -> Coordinate {
+        for i in [lat, lon] where trimmed(row.fields[i]).isEmpty {
+            throw row.error(column: i, "empty: the row has no position")
+        }
         let la = try row.double(lat), lo = try row.double(lon)
+        if PositionChecks.isPlaceholder(lat: la, lon: lo) { throw row.error(column: lat, PositionChecks.placeholderMessage) }
         guard (-90...90).contains(la) else { throw row.error(column: lat, "latitude \(la) is outside -90...90") }
         guard (-180...180).contains(lo) else { throw row.error(column: lon, "longitude \(lo) is outside -180...180") }
         return Coordinate(lat: la, lon: lo)

@@ -18,6 +18,7 @@ public struct GenericCSVFormat: ImportFormat {
     }
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        try GenericCSVImporter(path: input.path, encoding: options.encoding, columns: options.columns)
+        try GenericCSVImporter(path: input.path, encoding: options.encoding, columns: options.columns,
+                               skipInvalid: options.skipInvalid)
     }
 }

@@ -8,6 +8,11 @@ import Foundation
 /// id becomes the row's line number; an id given on two rows with the same operator and line
 /// is an error naming both lines.
 /// Blank lines are skipped and counted (one warning).
+///
+/// A row without a usable position (empty, not a number, out of range, or the placeholder
+/// (0, 0)) or without a name is refused, naming the option `--skip-invalid`; with it
+/// (`skipInvalid`) such rows are skipped and counted in `ImportBatch.skipped`, the first few
+/// with their file:line.
 public struct GenericCSVImporter: StationImporter {
     /// The fields a column map can name.
     public static let fields = ["id", "name", "lat", "lon", "operator", "line", "reading", "class"]
@@ -18,12 +23,14 @@ public struct GenericCSVImporter: StationImporter {
     public let columnMap: [String: String]
     /// Dataset name: `csv/<file name without extension>` unless given.
     public let dataset: String
+    /// Skip rows without a usable position or name instead of refusing the file.
+    public let skipInvalid: Bool
 
     /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
     /// - Throws: `ImportOptionError` (a usage error) for a malformed pair or a field that is
     ///   not one of `fields`.
     public init(path: String, encoding: TextEncoding? = nil, columns: String? = nil,
-                dataset: String? = nil) throws(ImportOptionError) {
+                dataset: String? = nil, skipInvalid: Bool = false) throws(ImportOptionError) {
         var map: [String: String] = [:]
         for pair in (columns ?? "").split(separator: ",") where !pair.isEmpty {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -39,6 +46,7 @@ public struct GenericCSVImporter: StationImporter {
         self.encoding = encoding
         self.columnMap = map
         self.dataset = dataset ?? "csv/" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        self.skipInvalid = skipInvalid
     }
 
     public func read() throws -> ImportBatch {
@@ -62,16 +70,28 @@ public struct GenericCSVImporter: StationImporter {
         // A station-code table repeats a station's id once per operator or line; the same id
         // with the same operator and line twice is a duplicate row.
         var idLines: [[String]: Int] = [:]
+        var skipped = SkippedRows()
         while let row = try table.nextRow() {
+            // The row's place: name and position, or (with --skip-invalid) none.
+            let name: String, coordinate: Coordinate
+            do throws(ImportError) {
+                guard let n = CSVInput.value(row[col["name"]]) else {
+                    throw row.error(column: col["name"]!, "empty station name")
+                }
+                name = n
+                coordinate = try CSVInput.coordinate(row, lat: col["lat"]!, lon: col["lon"]!)
+            } catch {
+                if skipInvalid { skipped.add(error); continue }
+                var e = error
+                e.message += " (--skip-invalid skips rows without a usable position or name)"
+                throw e
+            }
             if let i = col["id"], let id = CSVInput.value(row.fields[i]) {
                 let key = [id, CSVInput.value(row[col["operator"]]) ?? "", CSVInput.value(row[col["line"]]) ?? ""]
                 if let first = idLines[key] {
                     throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line) with the same operator and line; ids must be unique")
                 }
                 idLines[key] = row.line
-            }
-            guard let name = CSVInput.value(row[col["name"]]) else {
-                throw row.error(column: col["name"]!, "empty station name")
             }
             var serviceClass = ServiceClass.conventional
             if let i = col["class"], let v = CSVInput.value(row.fields[i]) {
@@ -87,8 +107,9 @@ public struct GenericCSVImporter: StationImporter {
                 source: SourceRef(dataset: dataset, id: CSVInput.value(row[col["id"]]) ?? "line\(row.line)"),
                 name: name, reading: CSVInput.value(row[col["reading"]]).map(TextFold.hiragana),
                 operatorName: CSVInput.value(row[col["operator"]]), serviceClass: serviceClass,
-                lines: lines, coordinate: try CSVInput.coordinate(row, lat: col["lat"]!, lon: col["lon"]!)))
+                lines: lines, coordinate: coordinate))
         }
-        return ImportBatch(dataset: dataset, records: records, warnings: CSVInput.blankLineWarnings(table))
+        return ImportBatch(dataset: dataset, records: records, warnings: CSVInput.blankLineWarnings(table),
+                           skipped: skipped)
     }
 }

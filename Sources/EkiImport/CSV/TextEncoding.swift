@@ -27,7 +27,7 @@ public enum TextDecoding {
     /// BOM is refused; other valid UTF-8 is UTF-8 when that reading is plausible text
     /// (`implausibleScalar`) and the CP932 reading is impossible or implausible, CP932 when only
     /// that reading is plausible, and refused naming `--encoding` otherwise; invalid UTF-8 is
-    /// tried as CP932.
+    /// read as CP932 when that reading is plausible, else refused (a Latin-1 file).
     /// - Returns: the UTF-8 bytes without a BOM, and the encoding used.
     /// - Throws: `ImportError` naming the line of the first byte that does not decode, or a
     ///   UTF-16 file.
@@ -65,34 +65,45 @@ public enum TextDecoding {
                         : "reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
                 }
             }
-            do {
-                return (try cp932ToUTF8(bytes, file: file), .cp932)
-            } catch {
+            guard let asCP932 = try? cp932ToUTF8(bytes, file: file) else {
                 let bad = firstInvalidUTF8(bytes)!
                 throw ImportError(file: file, line: lineNumber(bytes, at: bad),
                                   message: "neither UTF-8 nor CP932 (invalid byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
             }
+            // Latin-1 often decodes as CP932 too (S\xE3o Paulo → S縊 Paulo): not station text.
+            if let odd = implausibleScalar(asCP932) {
+                throw ImportError(file: file, line: lineOf(scalar: odd, in: asCP932), message: "not UTF-8, and as CP932 it reads '\(odd)' (U+\(String(odd.value, radix: 16, uppercase: true))), which is not station text (Latin-1 or another encoding?): convert it to UTF-8, or give --encoding cp932 if it is CP932")
+            }
+            return (asCP932, .cp932)
         }
     }
 
     /// The first character of valid UTF-8 `text` that station data does not hold, or nil:
     /// plausible are ASCII text, Latin letters with accents, Greek, Cyrillic, Hangul, general
     /// punctuation and symbols, CJK punctuation, kana (halfwidth too), the CJK unified and
-    /// compatibility ideographs (and extension B onwards), fullwidth forms. Implausible are
-    /// control characters, Hebrew, Arabic and the like, CJK extension A, private use, and a
+    /// compatibility ideographs (and extension B onwards), fullwidth forms; ASCII controls too
+    /// (the same bytes in either reading). Implausible are C1 control characters, Hebrew, Arabic and the like, CJK extension A, private use, and a
     /// halfwidth katakana right after an ideograph (how UTF-8 Japanese reads as CP932: 東京 →
-    /// 譚ｱ莠ｬ).
+    /// 譚ｱ莠ｬ), and an ideograph inside a Latin word: right after an ASCII letter and before an
+    /// ASCII letter or a space (how Latin-1 reads as CP932: S\xE3o Paulo → S縊 Paulo; JR東日本
+    /// and JR線 are plausible).
     static func implausibleScalar(_ text: [UInt8]) -> Unicode.Scalar? {
         var previousIdeograph = false
-        for u in String(decoding: text, as: UTF8.self).unicodeScalars {
+        let scalars = Array(String(decoding: text, as: UTF8.self).unicodeScalars)
+        let isLetter = { (u: Unicode.Scalar) in (0x41...0x5A).contains(u.value) || (0x61...0x7A).contains(u.value) }
+        for (i, u) in scalars.enumerated() {
             let v = u.value
             let ideograph = (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || v >= 0x20000 && v <= 0x3FFFF
             let halfwidthKana = (0xFF61...0xFF9F).contains(v)
-            let plausible = v == 0x09 || v == 0x0A || v == 0x0D || (0x20...0x7E).contains(v)
+            // C0 controls and DEL are the same bytes in UTF-8 and CP932: they tell the two
+            // readings apart no more than ASCII does (a visit note may hold ESC or NUL).
+            let plausible = v <= 0x7F
                 || (0xA0...0x24F).contains(v) || (0x370...0x4FF).contains(v)
                 || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
                 || ideograph || (0xAC00...0xD7AF).contains(v) || (0xFF01...0xFFEF).contains(v) || v == 0xFEFF
             if !plausible || (halfwidthKana && previousIdeograph) { return u }
+            if ideograph, i > 0, i + 1 < scalars.count, isLetter(scalars[i - 1]),
+               isLetter(scalars[i + 1]) || scalars[i + 1] == " " { return u }
             previousIdeograph = ideograph
         }
         return nil
@@ -122,6 +133,16 @@ public enum TextDecoding {
             i += need + 1
         }
         return nil
+    }
+
+    /// 1-based line number of the first `scalar` in UTF-8 `text`.
+    static func lineOf(scalar: Unicode.Scalar, in text: [UInt8]) -> Int {
+        var line = 1
+        for u in String(decoding: text, as: UTF8.self).unicodeScalars {
+            if u == scalar { return line }
+            if u == "\n" { line += 1 }
+        }
+        return line
     }
 
     /// 1-based line number of byte `index`.

@@ -9,11 +9,46 @@ public struct ImportBatch: Sendable {
     public var records: [SourceRecord]
     /// Non-fatal findings.
     public var warnings: [ImportWarning]
+    /// Rows left out under `--skip-invalid` (no usable position or name).
+    public var skipped: SkippedRows
+    /// Why the input gave no rows, when it gave none and the importer can tell (routes all
+    /// excluded by `--modes`, an OSM file without stations).
+    public var emptyReason: String?
 
-    public init(dataset: String, records: [SourceRecord] = [], warnings: [ImportWarning] = []) {
+    public init(dataset: String, records: [SourceRecord] = [], warnings: [ImportWarning] = [],
+                skipped: SkippedRows = SkippedRows()) {
         self.dataset = dataset
         self.records = records
         self.warnings = warnings
+        self.skipped = skipped
+        self.emptyReason = nil
+    }
+}
+
+/// The rows an importer skipped under `--skip-invalid`: how many, and the first few as the
+/// errors they would have raised (file:line:column: field: message).
+public struct SkippedRows: Sendable, Equatable {
+    /// How many of the first rows are kept as examples.
+    public static let shown = 5
+    /// Rows skipped.
+    public var count = 0
+    /// The first `shown` of them.
+    public var first: [ImportError] = []
+
+    public init() {}
+
+    /// Counts one skipped row, keeping it when it is among the first few.
+    public mutating func add(_ e: ImportError) {
+        count += 1
+        if first.count < Self.shown { first.append(e) }
+    }
+
+    /// "N rows skipped (no usable position or name): file:2:3: lat: …; …", or nil when none.
+    public var summary: String? {
+        guard count > 0 else { return nil }
+        let more = count > first.count ? "; …" : ""
+        return "\(count) row\(count == 1 ? "" : "s") skipped without a usable position or name (--skip-invalid): "
+            + first.map(\.description).joined(separator: "; ") + more
     }
 }
 

@@ -92,7 +92,32 @@ public struct GTFSImporter: StationImporter, Sendable {
             stops: stops, stopIndex: stopIndex, routes: routes, routesByStop: routesByStop,
             agencies: agencies, agencyOfRoute: agencyOfRoute, translations: translations,
             dataset: dataset, file: feed.displayName(GTFS.Stop.file), warnings: &warnings)
-        return ImportBatch(dataset: dataset, records: records, warnings: warnings)
+        var batch = ImportBatch(dataset: dataset, records: records, warnings: warnings)
+        if records.isEmpty { batch.emptyReason = emptyReason(routes: routes) }
+        return batch
+    }
+
+    /// Why a feed gave no stations: how many routes of which types `modes` left out and the
+    /// option that takes them, or that no selected route serves a stop.
+    func emptyReason(routes: [GTFS.Route]) -> String {
+        var skipped: [(name: String, types: Set<Int>, count: Int)] = []
+        for r in routes where !modes.includes(routeType: r.type) {
+            let m = GTFSModes.mode(ofRouteType: r.type)
+            let name = GTFSModes.names.first { $0.modes == m }?.name ?? "other"
+            if let i = skipped.firstIndex(where: { $0.name == name }) {
+                skipped[i].types.insert(r.type)
+                skipped[i].count += 1
+            } else {
+                skipped.append((name, [r.type], 1))
+            }
+        }
+        guard !skipped.isEmpty else {
+            return routes.isEmpty ? "routes.txt has no routes" : "no stop is served by a trip of the \(routes.count) selected route\(routes.count == 1 ? "" : "s")"
+        }
+        let list = skipped.map { "\($0.count) \($0.name) (route_type \($0.types.sorted().map(String.init).joined(separator: ", ")))" }
+        let excluded = skipped.reduce(0) { $0 + $1.count }
+        let all = excluded == routes.count ? "all \(routes.count) routes" : "\(excluded) of \(routes.count) routes"
+        return "\(all) are excluded by --modes: \(list.joined(separator: ", ")); --modes \(skipped.map(\.name).joined(separator: ",")) includes them"
     }
 
     /// The agency index of every route: its agency_id's agency, or the only agency when it has

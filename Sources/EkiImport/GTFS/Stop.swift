@@ -27,7 +27,7 @@ extension GTFS {
         /// - Throws: `ImportError` naming the field for a missing file or column, bad
         ///   encoding, an empty stop_id, a location_type outside 0–4, or a stop, station or
         ///   entrance (location_type 0–2) without a name or without valid coordinates
-        ///   (latitude -90…90, longitude -180…180, degrees).
+        ///   (latitude -90…90, longitude -180…180, degrees; (0, 0) is "no position").
         static func readAll(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> [Stop] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let idColumn = reader.column("stop_id")!
@@ -57,6 +57,9 @@ extension GTFS {
                     let lat = try row.double(latColumn), lon = try row.double(lonColumn)
                     guard (-90...90).contains(lat) else { throw row.error(column: latColumn, "latitude \(lat) is outside -90…90") }
                     guard (-180...180).contains(lon) else { throw row.error(column: lonColumn, "longitude \(lon) is outside -180…180") }
+                    if PositionChecks.isPlaceholder(lat: lat, lon: lon) {
+                        throw row.error(column: latColumn, "stop '\(id)': \(PositionChecks.placeholderMessage)")
+                    }
                     coordinate = Coordinate(lat: lat, lon: lon)
                 }
                 guard seen.insert(id).inserted else {

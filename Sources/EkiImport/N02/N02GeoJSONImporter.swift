@@ -76,6 +76,9 @@ public struct N02GeoJSONImporter: StationImporter {
             guard let point = Self.meanPoint(feature["geometry"]) else {
                 throw fail("geometry", "not a LineString or Point of coordinates within ±180/±90")
             }
+            if PositionChecks.isPlaceholder(lat: point.lat, lon: point.lon) {
+                throw fail("geometry", PositionChecks.placeholderMessage)
+            }
             records.append(SourceRecord(
                 source: SourceRef(dataset: N02CSVImporter.dataset, id: code), name: name,
                 operatorName: prop("N02_004").flatMap { $0.isEmpty ? nil : $0 },

@@ -17,6 +17,8 @@ final class OSMByteStream {
     private(set) var compression: Compression = .none
     /// Bytes read from the file or pipe so far (compressed size when compressed).
     private(set) var rawBytesRead = 0
+    /// Bytes of text the decompressor has given so far (for saying how far a truncated file got).
+    private(set) var decodedBytes = 0
 
     private let fd: Int32
     private let ownsFD: Bool
@@ -183,7 +185,7 @@ final class OSMByteStream {
                 guard inflateReset(z) == Z_OK else { throw error("cannot restart the gzip decoder") }
                 memberEnded = false
             }
-            guard try fillRaw() else { throw error("truncated gzip data (the stream ends early)") }
+            guard try fillRaw() else { throw error("truncated gzip data: the stream ends after \(rawBytesRead) compressed bytes, \(decodedBytes) bytes of text read") }
             let available = rawEnd - rawStart
             z.pointee.next_in = raw.baseAddress!.assumingMemoryBound(to: Bytef.self) + rawStart
             z.pointee.avail_in = uInt(available)
@@ -201,7 +203,7 @@ final class OSMByteStream {
                 let msg = z.pointee.msg.map { String(cString: $0) } ?? "error \(ret)"
                 throw error("corrupt gzip data: \(msg)")
             }
-            if produced > 0 { return produced }
+            if produced > 0 { decodedBytes += produced; return produced }
         }
     }
 
@@ -215,7 +217,7 @@ final class OSMByteStream {
                 guard BZ2_bzDecompressInit(s, 0, 0) == BZ_OK else { throw error("cannot restart the bzip2 decoder") }
                 memberEnded = false
             }
-            guard try fillRaw() else { throw error("truncated bzip2 data (the stream ends early)") }
+            guard try fillRaw() else { throw error("truncated bzip2 data: the stream ends after \(rawBytesRead) compressed bytes, \(decodedBytes) bytes of text read") }
             let available = rawEnd - rawStart
             s.pointee.next_in = raw.baseAddress!.assumingMemoryBound(to: CChar.self) + rawStart
             s.pointee.avail_in = UInt32(available)
@@ -229,7 +231,7 @@ final class OSMByteStream {
             case BZ_OK: break
             default: throw error("corrupt bzip2 data (libbz2 error \(ret))")
             }
-            if produced > 0 { return produced }
+            if produced > 0 { decodedBytes += produced; return produced }
         }
     }
 }

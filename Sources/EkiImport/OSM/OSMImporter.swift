@@ -14,12 +14,17 @@ import Foundation
 /// - Station: `railway=station|halt|tram_stop`, or `public_transport=station` with a rail mode
 ///   (see `OSMTagSet.isStation` for the full rule); platforms, stop positions, bus stops,
 ///   aerialway stations and disused/abandoned/proposed/under-construction ones are not.
-/// - `name`: `name:ja` ?? `name`. `reading`: `name:ja-Hira` ?? `name:ja_kana` ?? `name:ja-Kana`,
-///   NFKC then folded to hiragana. `latinName`: `name:ja-Latn` ?? `name:ja_rm` ?? `name:en`.
+/// - `name`: `name:ja` ?? `name`; a `name` of the shape `氷川台 (Hikawadai)` gives the name 氷川台
+///   and, failing the tags below, the Latin name Hikawadai. `reading`: `name:ja-Hira` ??
+///   `name:ja_kana` ?? `name:ja-Kana`, NFKC then folded to hiragana. `latinName`: `name:ja-Latn`
+///   ?? `name:ja_rm` ?? `name:en`.
 /// - Point (degrees WGS84): a node's `lat`/`lon`; for ways and relations an Overpass `<center>`
 ///   or inline geometry when given, else the mean of their nodes' coordinates.
 /// - Operators, lines and Shinkansen class from `operator`/`network` and the rail route,
-///   route_master and stop_area relations: see `OSMRecordBuilder`.
+///   route_master and stop_area relations: see `OSMRecordBuilder`. Stations imported from
+///   国土数値情報 carry `KSJ2:OPC` (operator) and `KSJ2:LIN` (line) instead: the operator when
+///   there is no `operator` or `network`, the line when no route relation gives one.
+/// - Elements nested inside elements are refused (OSM XML never nests them).
 ///
 /// Memory: elements are streamed through expat (1 MiB chunks); only stations, rail routes and
 /// stop areas are kept. When a station is a way or relation whose nodes came earlier in the
@@ -89,7 +94,11 @@ public struct OSMImporter: StationImporter {
             warnings.append(ImportWarning(file: displayName, field: "action", message:
                 "\(scanner.pointee.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
         }
-        return ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
+        var batch = ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
+        if built.records.isEmpty {
+            batch.emptyReason = "no stations in this file (railway=station, halt or tram_stop, public_transport=station with a rail mode, or station=subway, light_rail, monorail or funicular)"
+        }
+        return batch
     }
 
     /// True when `identify(path:)` says yes.

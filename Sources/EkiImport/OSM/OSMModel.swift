@@ -32,8 +32,11 @@ struct OSMStationCandidate {
     var name: String?
     var reading: String?
     var latinName: String?
-    /// From `operator` (or else `network`), split at `;`.
+    /// From `operator` (or else `network`, else `KSJ2:OPC`), split at `;`.
     var operators: [String]
+    /// `KSJ2:LIN`: the line of a station imported from 国土数値情報, used when no route
+    /// relation gives one.
+    var ksjLine: String? = nil
     /// A node's position, an Overpass `<center>`, or the mean of inline geometry.
     var point: Coordinate?
     /// A way's node ids (closing node dropped), for the centroid.
@@ -89,5 +92,27 @@ extension String {
             if !t.isEmpty && !out.contains(t) { out.append(t) }
         }
         return out
+    }
+}
+
+/// Names as mapped in Japan.
+enum OSMNames {
+    /// `氷川台 (Hikawadai)` → (氷川台, Hikawadai): a Japanese name followed by its romanization
+    /// in ASCII parentheses (half- or full-width), as many stations imported before `name:en`
+    /// was used are tagged. nil when the name is not of that shape (no parentheses, nothing
+    /// Japanese before them, or anything but Latin letters, spaces, `-`, `'`, `.` and macron
+    /// vowels inside).
+    static func splitLatin(_ name: String) -> (name: String, latin: String)? {
+        let t = name.trimmingCharacters(in: .whitespaces)
+        guard t.hasSuffix(")") || t.hasSuffix("）"),
+              let open = t.lastIndex(where: { $0 == "(" || $0 == "（" }) else { return nil }
+        let head = t[..<open].trimmingCharacters(in: .whitespaces)
+        let inner = t[t.index(after: open)..<t.index(before: t.endIndex)].trimmingCharacters(in: .whitespaces)
+        guard !head.isEmpty, TextFold.isJapanese(head), inner.contains(where: \.isLetter),
+              inner.unicodeScalars.allSatisfy({ u in
+                  (0x41...0x5A).contains(u.value) || (0x61...0x7A).contains(u.value) || " -'.".unicodeScalars.contains(u)
+                      || "āīūēōĀĪŪĒŌâîûêô".unicodeScalars.contains(u)
+              }) else { return nil }
+        return (head, inner)
     }
 }

@@ -161,8 +161,9 @@ struct OSMRecordBuilder {
             for op in ops { add(op, r.serviceClass, r.line) }
         }
         let covered = Set(combos.compactMap { $0.op.map(TextFold.operatorKey) })
-        for op in own where !covered.contains(TextFold.operatorKey(op)) { add(op, .conventional, nil) }
-        if combos.isEmpty { add(nil, .conventional, nil) }
+        let ksjLine = s.candidate.ksjLine.flatMap { $0.isEmpty ? nil : $0 }
+        for op in own where !covered.contains(TextFold.operatorKey(op)) { add(op, .conventional, ksjLine) }
+        if combos.isEmpty { add(nil, .conventional, ksjLine) }
         let c = s.candidate
         return combos.map {
             SourceRecord(source: SourceRef(dataset: OSMImporter.dataset, id: c.ref.description), name: s.name,

@@ -116,6 +116,10 @@ struct OSMScanner {
                 if pass == 1 && equal(name, "remark") { startRemark() }
             }
         default:
+            // OSM elements never nest (a file of 200,000 nested <node>s is not OSM data).
+            if equal(name, "node") || equal(name, "way") || equal(name, "relation") {
+                return fail("<\(String(cString: name))> inside another element: OSM nodes, ways and relations do not nest")
+            }
             guard let type = current, !skip else { return }
             if equal(name, "nd") { readNd(type, atts) }
             else if depth == 3 {
@@ -206,7 +210,8 @@ struct OSMScanner {
     }
 
     /// The point given by `lat`/`lon` texts, nil when both are absent (deleted or redacted
-    /// nodes carry none). Fails on a missing half, non-numeric text or a value out of range.
+    /// nodes carry none). Fails on a missing half, non-numeric text, a value out of range or
+    /// (0, 0), a placeholder (`PositionChecks.placeholderMessage`).
     private mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
                                             lon: UnsafePointer<XML_Char>?) -> Coordinate? {
         if lat == nil && lon == nil { return nil }
@@ -220,6 +225,7 @@ struct OSMScanner {
         }
         guard (-90...90).contains(y) else { fail("\(y) is outside -90...90", field: "lat"); return nil }
         guard (-180...180).contains(x) else { fail("\(x) is outside -180...180", field: "lon"); return nil }
+        if PositionChecks.isPlaceholder(lat: y, lon: x) { fail(PositionChecks.placeholderMessage, field: "lat"); return nil }
         return Coordinate(lat: y, lon: x)
     }
 
@@ -383,13 +389,16 @@ struct OSMScanner {
     private mutating func newStation(_ type: OSMElementType) -> OSMStationCandidate {
         if markedDeleted { stationsMarkedDeleted += 1 }
         let kana = tags.string(.nameJaHira) ?? tags.string(.nameJaKanaLegacy) ?? tags.string(.nameJaKana)
+        // `name=氷川台 (Hikawadai)`: the name and, when no Latin tag gives one, the Latin name.
+        let split = tags.string(.nameJa) == nil ? tags.string(.name).flatMap(OSMNames.splitLatin) : nil
         return OSMStationCandidate(
             ref: OSMObjectRef(type: type, id: currentID),
             line: line,
-            name: tags.string(.nameJa) ?? tags.string(.name),
+            name: tags.string(.nameJa) ?? split?.name ?? tags.string(.name),
             reading: kana.map { TextFold.hiragana(TextFold.nfkc($0)) },
-            latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn),
-            operators: (tags.string(.operator) ?? tags.string(.network))?.osmValues ?? [])
+            latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn) ?? split?.latin,
+            operators: (tags.string(.operator) ?? tags.string(.network) ?? tags.string(.ksj2OPC))?.osmValues ?? [],
+            ksjLine: tags.string(.ksj2LIN))
     }
 
     private var inlineMean: Coordinate? {

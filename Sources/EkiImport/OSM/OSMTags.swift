@@ -6,6 +6,7 @@ enum OSMKey: Int, CaseIterable {
     case aerialway
     case name, nameJa, nameJaHira, nameJaKanaLegacy, nameJaKana, nameJaLatn, nameJaRm, nameEn
     case `operator`, network, type, route, routeMaster, service, highspeed, ref
+    case ksj2OPC, ksj2LIN
     case disused, abandoned, construction, proposed, demolished, razed, removed
 
     var text: String {
@@ -36,6 +37,8 @@ enum OSMKey: Int, CaseIterable {
         case .service: "service"
         case .highspeed: "highspeed"
         case .ref: "ref"
+        case .ksj2OPC: "KSJ2:OPC"
+        case .ksj2LIN: "KSJ2:LIN"
         case .disused: "disused"
         case .abandoned: "abandoned"
         case .construction: "construction"

@@ -23,13 +23,17 @@ public struct ImportOptions: Sendable {
     public var modes: GTFSModes
     /// The operator of OSM stations without an operator tag.
     public var operatorOverride: String?
+    /// Generic CSV: skip rows without a usable position or name instead of refusing the file
+    /// (`--skip-invalid`; see `GenericCSVImporter`).
+    public var skipInvalid: Bool
 
     public init(encoding: TextEncoding? = nil, columns: String? = nil, modes: GTFSModes = .rail,
-                operatorOverride: String? = nil) {
+                operatorOverride: String? = nil, skipInvalid: Bool = false) {
         self.encoding = encoding
         self.columns = columns
         self.modes = modes
         self.operatorOverride = operatorOverride
+        self.skipInvalid = skipInvalid
     }
 }
 

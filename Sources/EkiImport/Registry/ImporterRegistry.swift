@@ -40,6 +40,9 @@ public struct ImporterRegistry: Sendable {
             if options.columns != nil && !(f is GenericCSVFormat) {
                 throw ImportOptionError("--columns goes with the generic profile")
             }
+            if options.skipInvalid && !(f is GenericCSVFormat) {
+                throw ImportOptionError("--skip-invalid goes with the generic profile")
+            }
             return f
         }
         let candidates = input.isStandardInput ? formats.filter { $0 is OSMFormat } : formats
@@ -58,6 +61,9 @@ public struct ImporterRegistry: Sendable {
         }
         if options.columns != nil && !(chosen is GenericCSVFormat) {
             throw ImportOptionError("--columns goes with the generic profile, but \(input.displayName) is \(chosen.name) (its columns are known)")
+        }
+        if options.skipInvalid && !(chosen is GenericCSVFormat) {
+            throw ImportOptionError("--skip-invalid goes with the generic profile, but \(input.displayName) is \(chosen.name)")
         }
         return chosen
     }
@@ -96,6 +102,8 @@ extension ImportBatch {
             if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
                 merged[i].records += b.records
                 merged[i].warnings += b.warnings
+                merged[i].skipped.count += b.skipped.count
+                merged[i].skipped.first += b.skipped.first.prefix(SkippedRows.shown - merged[i].skipped.first.count)
             } else {
                 merged.append(b)
             }

@@ -96,7 +96,7 @@ extension StationStore {
         return hits
     }
 
-    /// The `k` entries nearest `point` by geodesic distance (WGS84, Vincenty, metres), nearest
+    /// The `k` entries nearest `point` by geodesic distance (WGS84, Karney via PROJ, metres), nearest
     /// first, ties broken by key: the same entries in the same order as `nearest(to:k:)` and a
     /// brute-force scan.
     ///
@@ -105,8 +105,8 @@ extension StationStore {
     /// straight-line distance from the point, on the ellipsoid in Earth-centred coordinates, to
     /// a box holding the node's surface patch, less 1 cm), leaf entries keyed by their chord
     /// (less 1 cm), and entries keyed by their exact geodesic distance. An exact entry that
-    /// comes out of the queue is the next nearest: nothing left can be nearer. Vincenty's error
-    /// (< 0.5 mm) and rounding are inside the 1 cm, so the bounds hold for the distances the
+    /// comes out of the queue is the next nearest: nothing left can be nearer. The geodesic's error
+    /// (about 15 nm) and rounding are inside the 1 cm, so the bounds hold for the distances the
     /// brute force computes. Entries tied at equal distance are ordered by key (read only then).
     /// - Throws: `SQLiteError` when a node has to be read and cannot be.
     public func nearestHits(to point: Coordinate, k: Int, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
@@ -129,7 +129,7 @@ extension StationStore {
                 if hits.count == k { kth = top.key }
             case .entry:
                 let i = Int(top.item)
-                let d = Geodesic.distance(lat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
+                let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
                 heap.push(.init(key: d, node: top.node, item: top.item, kind: .exact))
             case .node:
                 if top.item >= 0 {
@@ -150,7 +150,7 @@ extension StationStore {
                     }
                 } else if node.level == 0 {   // the root is a leaf
                     for i in node.fid.indices where includeClosed || node.open[i] {
-                        let d = Geodesic.distance(lat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
+                        let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
                         heap.push(.init(key: d, node: top.node, item: Int32(i), kind: .exact))
                     }
                 } else {

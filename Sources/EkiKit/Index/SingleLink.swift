@@ -6,7 +6,8 @@
 /// given are small (one name's rows or entries).
 public enum SingleLink {
     /// The clusters of `points`, as indices into it: clusters in order of their first member,
-    /// members in index order. Distances are `Geodesic.distance` (metres, WGS84).
+    /// members in index order. Distances are `Geodesic.distance` (metres, WGS84); the points
+    /// are valid ones (`Coordinate.isValid`), as importers accept them.
     public static func clusters(_ points: [Coordinate], within distance: Double) -> [[Int]] {
         if points.count <= 1 { return points.isEmpty ? [] : [[0]] }
         var parent = Array(points.indices)
@@ -17,7 +18,7 @@ public enum SingleLink {
         }
         for i in points.indices {
             for j in (i + 1)..<points.count where root(i) != root(j) {
-                if Geodesic.distance(points[i], points[j]) <= distance {
+                if Geodesic.distance(valid: points[i], points[j]) <= distance {
                     let (a, b) = (root(i), root(j))
                     parent[max(a, b)] = min(a, b)
                 }

@@ -49,7 +49,7 @@ extension StationStore {
                 k *= 2
             }
         }
-        for i in hits.indices { hits[i].distance = Geodesic.distance(centre, hits[i].coordinate) }
+        for i in hits.indices { hits[i].distance = try Geodesic.distance(centre, hits[i].coordinate) }
         hits.sort { $0.distance < $1.distance }
         // Keep the ties at the cut, order the kept ones' ties by key, then cut.
         var n = min(limit, hits.count)

@@ -229,9 +229,9 @@ extension LineTable {
                 point.reset()
             }
             guard pts.count == seq.count else { continue }
-            let steps = zip(pts, pts.dropFirst()).map { Geodesic.distance($0, $1) }.sorted()
+            let steps = zip(pts, pts.dropFirst()).map { Geodesic.distance(valid: $0, $1) }.sorted()
             let median = steps[steps.count / 2]
-            if Geodesic.distance(pts[0], pts[pts.count - 1]) <= 2 * median { lines[i].isLoop = true }
+            if Geodesic.distance(valid: pts[0], pts[pts.count - 1]) <= 2 * median { lines[i].isLoop = true }
         }
     }
 

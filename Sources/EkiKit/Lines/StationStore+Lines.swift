@@ -184,7 +184,7 @@ extension StationStore {
             for stop in d.stops where (options.includeClosed || stop.station.isOpen) && seen.insert(stop.station.key).inserted {
                 if let b = options.bbox, !b.contains(stop.station.coordinate) { continue }
                 hits.append(SearchHit(station: stop.station, field: .line, isExact: true, isPrefix: true,
-                                      distance: options.near.map { Geodesic.distance($0, stop.station.coordinate) }))
+                                      distance: options.near.map { Geodesic.distance(valid: $0, stop.station.coordinate) }))
             }
         }
         if options.near != nil { hits.sort { ($0.distance!, $0.station.key) < ($1.distance!, $1.station.key) } }

@@ -202,7 +202,7 @@ struct SearchRun {
             var c = Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3))
             guard !found.contains(c.fid), seen.insert(c.fid).inserted else { continue }
             if let b = options.bbox, !b.contains(Coordinate(lat: c.lat, lon: c.lon)) { continue }
-            c.distance = Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
+            c.distance = try Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
             rows.append(c)
         }
         return Array(sortByDistance(rows).prefix(need))
@@ -258,7 +258,7 @@ struct SearchRun {
             var within: [Candidate] = []
             if box.minLon <= box.maxLon && box.minLat <= box.maxLat {
                 for var c in try inBox(box, test: test, params: params) {
-                    let d = Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
+                    let d = try Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
                     c.distance = d
                     if d <= radius || complete { within.append(c) }
                 }

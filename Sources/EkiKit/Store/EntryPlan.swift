@@ -119,7 +119,7 @@ struct EntryPlan {
             for (ci, c) in clusters.enumerated() where entries[ci].continues == nil {
                 guard let candidates = unclaimedByBase[c.baseKey] else { continue }
                 let near = candidates.filter { !claimed.contains($0) }
-                    .map { ($0, Geodesic.distance(stored[$0].station.coordinate, c.station.coordinate)) }
+                    .map { ($0, Geodesic.distance(valid: stored[$0].station.coordinate, c.station.coordinate)) }
                     .filter { $0.1 <= linkDistance }
                     .min { $0.1 < $1.1 }
                 if let (ei, _) = near {

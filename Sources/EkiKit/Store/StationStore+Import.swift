@@ -8,6 +8,8 @@ public struct ImportSummary: Sendable, Equatable {
     public var records: Int
     /// Entries that hold at least one row of this dataset after the import.
     public var entries: Int
+    /// Entries that held rows of this dataset before the import and are retired by it.
+    public var retired = 0
 }
 
 /// What an import did to the database as a whole.
@@ -58,13 +60,15 @@ extension StationStore {
     ///
     /// - Parameters:
     ///   - rule: the entry rule; by default one over `operatorTable()` (with `operatorAliases`).
+    ///   - retireLimit: the largest share of a dataset's entries the import may retire (0.05 =
+    ///     5 %); above it `RetireLimitError` is thrown and nothing is written. nil: no limit.
     ///   - operatorAliases: an `alias,operator` CSV text (`OperatorTable.addAliases`) to store in
     ///     the database and use from now on, replacing earlier ones.
-    /// - Throws: `OperatorTableError` for a bad alias text, `SQLiteError`.
+    /// - Throws: `OperatorTableError` for a bad alias text, `RetireLimitError`, `SQLiteError`.
     @discardableResult
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
-                              today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
+                              retireLimit: Double? = nil, today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
         var table = OperatorTable.builtIn
         if let a = operatorAliases {
             try table.addAliases(csv: a.csv, file: a.file)
@@ -88,9 +92,17 @@ extension StationStore {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
+            let before = try unretiredEntries(of: batches.map(\.dataset))
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)
+            let retired = try retiredSince(before)
+            let over = retired.filter { d, r in retireLimit.map { Double(r.count) > $0 * Double(before[d]!.count) } ?? false }
+            if let retireLimit, !over.isEmpty {
+                throw RetireLimitError(shares: over.keys.sorted().map {
+                    .init(dataset: $0, wouldRetire: over[$0]!.count, of: before[$0]!.count, examples: over[$0]!.examples)
+                }, limit: retireLimit)
+            }
             trace = PhaseTrace()
             try searchIndex.update()
             trace.mark("search index")
@@ -98,7 +110,8 @@ extension StationStore {
             trace.mark("line table")
             let counts = try datasetCounts()
             trace.mark("dataset counts")
-            return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) }, merge)
+            return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0,
+                                                retired: retired[$0.dataset]?.count ?? 0) }, merge)
         }
     }
 

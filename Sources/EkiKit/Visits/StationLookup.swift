@@ -48,8 +48,8 @@ extension StationStore {
         let table = try operatorTable()
         let opID = query.operatorName.flatMap { table.operatorID(for: $0) }
         let op = query.operatorName.map(TextFold.operatorKey)
-        return candidates.filter { s in
-            (op == nil || (opID != nil ? s.operatorID == opID : s.operatorName.map(TextFold.operatorKey) == op))
+        return try candidates.filter { s in
+            try (op == nil || (opID != nil ? s.operatorID == opID : s.operatorName.map(TextFold.operatorKey) == op))
                 && (query.serviceClass == nil || s.serviceClass == query.serviceClass)
                 && (query.near == nil || Geodesic.distance(query.near!, s.coordinate) <= query.radius)
         }

@@ -37,20 +37,44 @@ public struct VisitDate: Hashable, Comparable, Sendable, CustomStringConvertible
         self.init(uncheckedYear: year, month: month, day: day)
     }
 
-    /// Parses `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (4-digit year, 2-digit month and day); the empty
-    /// string, `unknown` and `?` mean unknown.
+    /// Parses `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (4-digit year, 2-digit month and day), and the
+    /// forms a spreadsheet saves dates in: `YYYY/M/D`, `YYYY/MM/DD`, `YYYY/M` (month and day of
+    /// one or two digits) and `YYYY年M月D日`, `YYYY年M月`, `YYYY年` (full-width digits too: the
+    /// text is NFKC-folded first); the empty string, `unknown` and `?` mean unknown.
     /// - Throws: `VisitDate.ParseError` for any other text, or a day or month out of range.
     public init(parsing text: String) throws(ParseError) {
-        let t = text.trimmingCharacters(in: .whitespaces)
+        let t = TextFold.nfkc(text).trimmingCharacters(in: .whitespaces)
         if t.isEmpty || t == "?" || t.lowercased() == "unknown" {
             self = .unknown
             return
         }
-        let parts = t.split(separator: "-", omittingEmptySubsequences: false)
-        let widths = [4, 2, 2]
-        guard parts.count <= 3,
-              zip(parts, widths).allSatisfy({ $0.count == $1 && $0.allSatisfy { $0.isASCII && $0.isNumber } }) else {
-            throw ParseError(text: text, reason: "expected YYYY, YYYY-MM or YYYY-MM-DD")
+        let digits = { (s: Substring) in s.allSatisfy { $0.isASCII && $0.isNumber } }
+        let parts: [Substring]
+        if t.contains("年") {
+            // YYYY年, YYYY年M月, YYYY年M月D日: each number ends with its unit.
+            var rest = Substring(t), found: [Substring] = []
+            for unit in ["年", "月", "日"] where !rest.isEmpty {
+                guard let i = rest.firstIndex(of: Character(unit)) else { found = []; break }
+                found.append(rest[..<i])
+                rest = rest[rest.index(after: i)...]
+            }
+            guard !found.isEmpty, rest.isEmpty, found[0].count == 4, found.dropFirst().allSatisfy({ (1...2).contains($0.count) }),
+                  found.allSatisfy(digits) else {
+                throw ParseError(text: text, reason: "expected YYYY年, YYYY年M月 or YYYY年M月D日")
+            }
+            parts = found
+        } else if t.contains("/") {
+            parts = t.split(separator: "/", omittingEmptySubsequences: false)
+            guard (2...3).contains(parts.count), parts[0].count == 4,
+                  parts.dropFirst().allSatisfy({ (1...2).contains($0.count) }), parts.allSatisfy(digits) else {
+                throw ParseError(text: text, reason: "expected YYYY/M/D or YYYY/M")
+            }
+        } else {
+            parts = t.split(separator: "-", omittingEmptySubsequences: false)
+            let widths = [4, 2, 2]
+            guard parts.count <= 3, zip(parts, widths).allSatisfy({ $0.count == $1 && digits($0) }) else {
+                throw ParseError(text: text, reason: "expected YYYY, YYYY-MM or YYYY-MM-DD")
+            }
         }
         let n = parts.map { Int($0)! }
         guard let d = VisitDate(year: n[0], month: n.count > 1 ? n[1] : nil, day: n.count > 2 ? n[2] : nil) else {

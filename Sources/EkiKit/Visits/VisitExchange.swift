@@ -146,7 +146,7 @@ public enum VisitExchange {
         }
         guard !station.isEmpty else { throw fail("station is empty") }
         let d: VisitDate
-        do { d = try VisitDate(parsing: date) } catch { throw fail(error.description) }
+        do { d = try VisitDate(parsing: date) } catch { throw fail("date: " + error.description) }
         var k: VisitKind? = nil
         if !kind.isEmpty {
             guard let parsed = VisitKind(rawValue: kind) else {

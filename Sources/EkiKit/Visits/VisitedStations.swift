@@ -115,7 +115,7 @@ extension StationStore {
             let inBox = visits.stations.filter { ($0.isOpen || includeClosed) && bbox.contains($0.coordinate) }
             guard let limit else { return inBox }
             let c = bbox.center
-            return inBox.map { StationDistance(station: $0, distance: Geodesic.distance(c, $0.coordinate)) }
+            return try inBox.map { StationDistance(station: $0, distance: try Geodesic.distance(c, $0.coordinate)) }
                 .sorted(by: StationDistance.nearestFirst).prefix(max(0, limit)).map(\.station)
         }
     }
@@ -131,8 +131,8 @@ extension StationStore {
             let found = try nearest(to: point, k: k + visits.count, includeClosed: includeClosed)
             return Array(found.filter { !visits.isVisited($0.station.key) }.prefix(max(0, k)))
         case .visited:
-            return visits.stations.filter { $0.isOpen || includeClosed }
-                .map { StationDistance(station: $0, distance: Geodesic.distance(point, $0.coordinate)) }
+            return try visits.stations.filter { $0.isOpen || includeClosed }
+                .map { StationDistance(station: $0, distance: try Geodesic.distance(point, $0.coordinate)) }
                 .sorted(by: StationDistance.nearestFirst).prefix(max(0, k)).map { $0 }
         }
     }

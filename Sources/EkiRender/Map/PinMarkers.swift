@@ -53,7 +53,7 @@ enum PinMarkers {
             let s = stations[i]
             let v = isVisited[i] ? 1 : 0
             if let p = byName[s.name]?.first(where: {
-                Geodesic.distance(stations[places[$0].members[0]].coordinate, s.coordinate) <= placeDistance
+                ((try? Geodesic.distance(stations[places[$0].members[0]].coordinate, s.coordinate)) ?? .infinity) <= placeDistance
             }) {
                 places[p].members.append(i)
                 places[p].visited += v

@@ -22,6 +22,8 @@ The first path segment chooses the behaviour; the provider's own path follows it
   s<code>once     that status on the first request of the process, then ok
   s429/<n>        429 with Retry-After: n;  s429once/<n> the same once, then ok
   html            200 text/html block page
+  html404         404 with a long HTML page titled "404 Not Found"
+  error/<text>    200 application/json {"error": "<text>"} (a service's own error object)
   badjson         200 application/json, truncated
   huge            5 MiB with Content-Length;  hugestream  5 MiB, no length (close-delimited)
   gzip            ok, gzip-encoded;  gzipbomb  5 MiB of zeros, gzip-encoded (about 5 KiB)
@@ -37,7 +39,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
 signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -131,6 +133,11 @@ class Handler(BaseHTTPRequestHandler):
         if scenario == "html":
             return self.send(200, b"<!DOCTYPE html><html><body><h1>Access blocked</h1></body></html>",
                              content_type="text/html; charset=utf-8")
+        if scenario == "html404":
+            page = b"<html><head><title>404 Not Found</title><style>" + b"p{}" * 2000 + b"</style></head><body><h1>Not Found</h1></body></html>"
+            return self.send(404, page, content_type="text/html")
+        if scenario == "error":
+            return self.send(200, {"error": unquote(arg)})
         if scenario == "badjson":
             return self.send(200, b'[{"geometry":{"coordinates":[139.1,35.2],')
         if scenario == "huge":
