@@ -202,6 +202,8 @@ public struct EntryRule: Sendable {
             sources.insert(r.source)
         }
         let isOpen = Self.isOpen(rows, closureDatasets: closureDatasets)
+        var aliases: [String] = []
+        for r in rows { for a in r.aliases where a != first.name && !aliases.contains(a) { aliases.append(a) } }
         return Station(
             key: "",
             name: first.name,
@@ -214,7 +216,8 @@ public struct EntryRule: Sendable {
             prefecture: rows.lazy.compactMap(\.prefecture).first,
             coordinate: Coordinate(lat: sumLat / n, lon: sumLon / n),
             sources: sources.sorted(),
-            isOpen: isOpen)
+            isOpen: isOpen,
+            formerNames: aliases.sorted())
     }
 
     /// Open/closed decided per row, then per entry: the entry is open when one of its rows is.

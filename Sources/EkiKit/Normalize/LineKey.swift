@@ -20,6 +20,20 @@ public enum LineKey {
         return t
     }
 
+    /// The keys a line name is known by: `fold(line)`, and the folded bracketed name when the
+    /// bracket holds another name of the line rather than a section (N02-23's `1号線(御堂筋線)`
+    /// is `1号` and `御堂筋`; `JR北陸本線(金沢～敦賀)` only `北陸`).
+    public static func keys(_ line: String) -> [String] {
+        let main = fold(line)
+        let t = TextFold.nfkc(line)
+        guard let open = t.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != t.startIndex,
+              let close = t.lastIndex(where: { $0 == ")" || $0 == "〉" }), close > open else { return [main] }
+        let inner = String(t[t.index(after: open)..<close])
+        if inner.isEmpty || inner.contains(where: { "～~-ー〜".contains($0) }) { return [main] }
+        let alt = fold(inner)
+        return alt.isEmpty || alt == main ? [main] : [main, alt]
+    }
+
     /// True when two folded line names name the same line as far as names tell: equal, or one
     /// contains the other (station_database prefixes the company: `神戸高速東西` holds N02's
     /// `神戸高速`; `北陸鉄道石川` holds `石川`). Empty keys match nothing.

@@ -79,7 +79,7 @@ extension SourceReconciler {
         var changes: [(Int, Int)] = []
         for i in ctx.rows.indices where perLineDatasets.contains(ctx.rows[i].source.dataset) && !ctx.rows[i].isClosed {
             let r = ctx.rows[i]
-            let candidates = ctx.neighbours(of: i, within: matchDistance) { j in
+            let candidates = ctx.neighbours(of: i, within: matchDistance, loose: true) { j in
                 let o = ctx.rows[j]
                 return perStationDatasets.contains(o.source.dataset) && !o.isClosed && o.serviceClass == r.serviceClass
                     && Self.hasOperator(o) && ctx.sameLine(i, j)

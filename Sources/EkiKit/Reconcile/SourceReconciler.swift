@@ -20,6 +20,9 @@ import Foundation
 /// 4. `fillAttributes` — a row without a reading or prefecture takes it from the nearest row
 ///    of the same name within `attributeDistance` (any operator); a prefecture still missing
 ///    comes from the point (`PrefectureBoundaries`).
+/// 5. `unifyClasses` — one station two sources put in two classes (ガーラ湯沢) takes one.
+/// 6. `unifyNames` — renames after an older dataset's edition, then name variants of one
+///    operator and class close together, take one name; the others become the rows' aliases.
 ///
 /// Deterministic and independent of row order: every choice among candidates takes the
 /// nearest, ties broken by dataset, then source id. Cross-source look-ups go through a grid
@@ -40,12 +43,26 @@ public struct SourceReconciler: Sendable {
     public var attributeDistance: Double
     /// Prefecture polygons for rows no source gives one; nil leaves them without.
     public var boundaries: PrefectureBoundaries?
+    /// How far apart two rows of one operator and class may lie and still be one station
+    /// written differently, metres (300: the pairs seen lie 2–209 m apart).
+    public var variantDistance: Double
+    /// For a dataset, the datasets whose editions are older (a newer dataset's name for a
+    /// station is a rename, not another station). Default: station_database (updated
+    /// continuously) is newer than N02-23.
+    public var olderDatasets: [String: Set<String>]
+    /// Dataset trust order for names (`EntryRule.sourcePriority`).
+    public var sourcePriority: [String]
 
     public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
                 perStationDatasets: Set<String> = ["n02"],
                 perLineDatasets: Set<String> = ["station-database", "ekidata"],
                 matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
-                boundaries: PrefectureBoundaries? = .builtIn) {
+                boundaries: PrefectureBoundaries? = .builtIn, variantDistance: Double = 300,
+                olderDatasets: [String: Set<String>] = ["station-database": ["n02"]],
+                sourcePriority: [String] = EntryRule.defaultPriority) {
+        self.variantDistance = variantDistance
+        self.olderDatasets = olderDatasets
+        self.sourcePriority = sourcePriority
         self.operators = operators
         self.sections = sections
         self.perStationDatasets = perStationDatasets
@@ -63,6 +80,9 @@ public struct SourceReconciler: Sendable {
         case reading = "reading from a row nearby"
         case prefecture = "prefecture from a row nearby"
         case prefectureFromPoint = "prefecture from the point"
+        case serviceClass = "one station in two classes"
+        case renamed = "renamed after an older edition"
+        case nameVariant = "name variant"
         case unresolvedOperator = "no operator known"
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
@@ -107,6 +127,8 @@ public struct SourceReconciler: Sendable {
         operatorsByStation(&ctx, &report)
         curatedSections(&ctx, &report)
         fillAttributes(&ctx, &report)
+        unifyClasses(&ctx, &report)
+        unifyNames(&ctx, &report, rank: rank)
         var out: [[SourceRecord]] = []
         var at = 0
         for s in segments {
@@ -120,33 +142,45 @@ public struct SourceReconciler: Sendable {
     struct Context {
         var rows: [SourceRecord]
         let nameKeys: [String]
+        let looseKeys: [String]
         let lineKeys: [[String]]
+        /// Rows by `nameKey`, and by `looseKey`.
         let grid: RowGrid
+        let looseGrid: RowGrid
 
         init(rows: [SourceRecord]) {
             self.rows = rows
             var names: [String] = []
+            var loose: [String] = []
             var lines: [[String]] = []
+            var lg = RowGrid()
             names.reserveCapacity(rows.count)
             lines.reserveCapacity(rows.count)
-            var folded: [String: String] = [:]
+            var folded: [String: [String]] = [:]
             var g = RowGrid()
             for (i, r) in rows.enumerated() {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
-                lines.append(r.lines.map { l in folded[l] ?? { let v = LineKey.fold(l); folded[l] = v; return v }() })
+                let lk = SourceReconciler.looseKey(r.name)
+                loose.append(lk)
+                lg.insert(i, name: lk, at: r.coordinate)
+                lines.append(r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() })
                 g.insert(i, name: k, at: r.coordinate)
             }
             nameKeys = names
+            looseKeys = loose
+            looseGrid = lg
             lineKeys = lines
             grid = g
         }
 
         /// Rows of row i's name within `distance` (not i), nearest first, ties by dataset and id.
-        func neighbours(of i: Int, within distance: Double, where keep: (Int) -> Bool) -> [Int] {
+        /// With `loose`, rows of the same `looseKey` instead.
+        func neighbours(of i: Int, within distance: Double, loose: Bool = false, where keep: (Int) -> Bool) -> [Int] {
             let c = rows[i].coordinate
             var found: [(d: Double, j: Int)] = []
-            for j in grid.near(nameKeys[i], c) where j != i && keep(j) {
+            let near = loose ? looseGrid.near(looseKeys[i], c) : grid.near(nameKeys[i], c)
+            for j in near where j != i && keep(j) {
                 let d = RowGrid.metres(c, rows[j].coordinate)
                 if d <= distance { found.append((d, j)) }
             }
@@ -162,6 +196,14 @@ public struct SourceReconciler: Sendable {
         func sameLine(_ i: Int, _ j: Int) -> Bool {
             lineKeys[i].contains { a in lineKeys[j].contains { LineKey.matches(a, $0) } }
         }
+    }
+
+    /// The rank of a dataset in `sourcePriority` (as `EntryRule.rank`).
+    func rank(_ dataset: String) -> Int {
+        for (i, p) in sourcePriority.enumerated() where dataset == p || (p.hasSuffix("/") && dataset.hasPrefix(p)) {
+            return i
+        }
+        return sourcePriority.count
     }
 
     /// The operator id of a row (successors followed for open rows), nil when unknown.

@@ -175,7 +175,10 @@ struct EntryPlan {
             let old = stored[ei]
             var s = clusters[ci].station
             s.key = entries[ci].key.isEmpty ? old.key : entries[ci].key
+            // The stored history, then names the rows themselves give (`SourceRecord.aliases`).
+            let given = s.formerNames
             s.formerNames = old.station.formerNames
+            for a in given where !s.formerNames.contains(a) { s.formerNames.append(a) }
             if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
             s.formerNames.removeAll { $0 == s.name }
             entries[ci].key = s.key
@@ -192,6 +195,8 @@ struct EntryPlan {
                 leftovers.append(.retire(stored: ei))
             }
         }
+        // A new entry's former names: the other names its rows give (`SourceRecord.aliases`).
+        for ci in entries.indices where entries[ci].continues == nil { entries[ci].formerNames = clusters[ci].station.formerNames }
         self.entries = entries
         self.leftovers = leftovers
         unclaimed = stored.count - claimed.count
