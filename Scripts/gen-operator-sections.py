@@ -36,5 +36,6 @@ with open(dst, "w", encoding="utf-8") as f:
     f.write("    /// `Datasets/operator-sections.csv` as compiled in.\n")
     f.write('    static let builtInCSV = #"""\n')
     f.write(text if text.endswith("\n") else text + "\n")
+    f.write("\n")  # the literal drops the last line break before its closing delimiter
     f.write('"""#\n}\n')
 print(f"wrote {dst} ({len(rows) - 1} sections)")

@@ -65,7 +65,11 @@ extension SourceReconciler {
                 let here = byPlace.near(opClass[i], ctx.rows[i].coordinate).filter { close(i, $0) }
                 let newerRows = here.filter { newer($0, than: i) }
                 guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.looseKeys[$0] == ctx.looseKeys[i] }) else { continue }
+                let readingI = Self.readingKey(ctx.rows[i])
                 let candidates = newerRows.filter { j in
+                    // The same reading is a spelling, not a rename: the variant step below keeps
+                    // the most trusted name (難波, not なんば).
+                    (readingI == nil || Self.readingKey(ctx.rows[j]) != readingI) &&
                     (ctx.sameLine(i, j) || RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= 100)
                         && !here.contains { k in newer(j, than: k) && ctx.looseKeys[k] == ctx.looseKeys[j] }
                 }
@@ -95,10 +99,23 @@ extension SourceReconciler {
             grid.insert(i, name: opClass[i] + "\u{1}n" + Self.looseKey(r.name), at: r.coordinate)
             if let reading = Self.readingKey(r) { grid.insert(i, name: opClass[i] + "\u{1}r" + reading, at: r.coordinate) }
         }
+        // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
+        // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
+        var named: [String: [Int]] = [:]
+        for i in 0..<n { named[ctx.rows[i].source.dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
+        func has(_ dataset: String, _ i: Int, nameOf j: Int) -> Bool {
+            (named[dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[j]] ?? []).contains {
+                RowGrid.metres(ctx.rows[$0].coordinate, ctx.rows[i].coordinate) <= variantDistance
+            }
+        }
+        func twoStations(_ i: Int, _ j: Int) -> Bool {
+            ctx.nameKeys[i] != ctx.nameKeys[j]
+                && (has(ctx.rows[i].source.dataset, i, nameOf: j) || has(ctx.rows[j].source.dataset, j, nameOf: i))
+        }
         for cell in grid.cells.keys.sorted(by: { ($0.name, $0.x, $0.y) < ($1.name, $1.x, $1.y) }) {
             for i in grid.cells[cell]! {
                 for j in grid.near(cell.name, ctx.rows[i].coordinate) where j > i {
-                    guard ctx.rows[i].isClosed == ctx.rows[j].isClosed,
+                    guard ctx.rows[i].isClosed == ctx.rows[j].isClosed, !twoStations(i, j),
                           RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance else { continue }
                     let a = find(i), b = find(j)
                     if a != b { parent[max(a, b)] = min(a, b) }

@@ -113,7 +113,12 @@ struct EntryPlan {
         // the row's new entry below (its key an alias), so keys do not depend on import order.
         for p in pairs where entries[p.cluster].continues == nil && !claimed.contains(p.entry)
             && stored[p.entry].station.operatorID == clusters[p.cluster].station.operatorID
-            && stored[p.entry].station.serviceClass == clusters[p.cluster].station.serviceClass {
+            && stored[p.entry].station.serviceClass == clusters[p.cluster].station.serviceClass
+            // Nor an entry whose name the reconciler replaced by another source's (its name is now
+            // one of the rows' aliases): the entry under the shown name takes over, as it would
+            // in the other import order.
+            && (stored[p.entry].baseKey == clusters[p.cluster].baseKey
+                || !clusters[p.cluster].station.formerNames.contains(stored[p.entry].station.name)) {
             entries[p.cluster].continues = p.entry
             claimed.insert(p.entry)
         }

@@ -68,3 +68,14 @@ extension StationStore {
         return out
     }
 }
+
+extension StationStore {
+    /// What the sources disagree on and how it was settled: the stored source rows run through
+    /// the reconciler again (`SourceReconciler`, with the stored operator aliases), as the last
+    /// import did. Counts per kind, the operator decisions, and what could not be decided.
+    /// - Throws: `SQLiteError`, `OperatorTableError` when the stored aliases no longer fit.
+    public func conflicts() throws -> SourceReconciler.Report {
+        let rule = EntryRule(operators: try operatorTable())
+        return rule.reconciler.reconcile([try sourceRecords()]).report
+    }
+}
