@@ -1,0 +1,27 @@
+import Testing
+import Foundation
+import EkiCLI
+import EkiTestSupport
+
+/// `eki info` counts what the sources disagreed on; `--conflicts` lists what stayed unresolved.
+@Suite struct InfoConflictsTests {
+    @Test(.needsN02AndStationDatabase) func conflictsOnTheRealFiles() throws {
+        let db = RealData.combinedDatabase
+        let info = eki("info", "--db", db)
+        #expect(info.status == 0, "\(info.err)")
+        #expect(info.out.contains("\nmissing operator                39\n"))
+        #expect(info.out.contains("\noperator by station             109\n"))
+        #expect(info.out.contains("\noperator by curated section     49\n"))
+        #expect(info.out.contains("\none station in two classes      1\n"))
+        #expect(info.out.contains("\nrenamed after an older edition  4\n"))
+        #expect(info.out.contains("\nunresolved: 9 (list them with --conflicts)\n"))
+        let list = eki("info", "--db", db, "--conflicts")
+        #expect(list.status == 0, "\(list.err)")
+        #expect(list.out.hasPrefix("could not be resolved: 9\n"))
+        // Only closed lines of long ago have no company anywhere.
+        #expect(list.out.contains("station-database:2500139  秦野      湘南軌道"))
+        let json = eki("info", "--db", db, "--conflicts", "--format", "json")
+        let parsed = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
+        #expect((parsed?["unresolved"] as? [Any])?.count == 9)
+    }
+}
