@@ -24,4 +24,19 @@ import EkiTestSupport
         let parsed = try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any]
         #expect((parsed?["unresolved"] as? [Any])?.count == 9)
     }
+
+    /// `--edition` is stored with each dataset of the import and shown by `eki info`; a bad
+    /// date is a usage error and writes nothing.
+    @Test func editionIsStored() throws {
+        let tmp = TemporaryDirectory()
+        let db = tmp.file("e.gpkg")
+        let bad = eki("import", "--db", db, "--edition", "2023-13-01", TestPaths.package("Datasets/n02-odawara-tokyo.csv"))
+        #expect(bad.status == 64)
+        #expect(bad.err.contains("--edition must be a date YYYY-MM-DD, got '2023-13-01'"))
+        #expect(!FileManager.default.fileExists(atPath: db))
+        let ok = eki("import", "--db", db, "--edition", "2023-01-01", TestPaths.package("Datasets/n02-odawara-tokyo.csv"))
+        #expect(ok.status == 0, "\(ok.err)")
+        let info = eki("info", "--db", db)
+        #expect(info.out.contains("\neditions: n02 2023-01-01\n"))
+    }
 }

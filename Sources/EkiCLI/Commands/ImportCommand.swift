@@ -8,7 +8,7 @@ struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
-                      [--operator NAME] [--operators FILE] [--verbose] FILE...
+                      [--operator NAME] [--operators FILE] [--edition DATE] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries.
@@ -26,6 +26,9 @@ struct ImportCommand: Command {
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
+      --edition DATE  the edition of the data (YYYY-MM-DD: N02-23's reference date, the
+                      station_database commit date), stored with each dataset; where two
+                      datasets disagree on a station's name, the newer edition's is a rename
       --verbose       list warnings
     \(DatabaseOption.help)
     Profiles (each input is identified by its contents; the first sure match wins):
@@ -38,7 +41,7 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators", "edition"], flags: ["verbose"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -46,6 +49,9 @@ struct ImportCommand: Command {
             encoding = enc
         } else {
             encoding = nil
+        }
+        if let e = args["edition"], !Self.isDate(e) {
+            throw UsageError("--edition must be a date YYYY-MM-DD, got '\(e)'")
         }
         if let p = args["profile"], registry.format(named: p) == nil {
             throw UsageError("--profile must be one of \(registry.names.joined(separator: ", ")), got '\(p)'")
@@ -93,7 +99,9 @@ struct ImportCommand: Command {
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
         let merged = ImportBatch.merging(batches).map { (dataset: $0.dataset, records: $0.records) }
-        let result = try store.importBatches(merged, operatorAliases: aliases)
+        var editions: [String: String] = [:]
+        if let e = args["edition"] { for b in merged { editions[b.dataset] = e } }
+        let result = try store.importBatches(merged, operatorAliases: aliases, editions: editions)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }
@@ -116,5 +124,14 @@ struct ImportCommand: Command {
         }
         lines.append(line)
         return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+
+    /// True for a YYYY-MM-DD date with a month 01–12 and a day 01–31.
+    static func isDate(_ s: String) -> Bool {
+        let p = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard s.count == 10, p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
+              p.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let m = Int(p[1]), let d = Int(p[2]) else { return false }
+        return (1...12).contains(m) && (1...31).contains(d)
     }
 }

@@ -76,6 +76,10 @@ struct InfoCommand: Command {
         out += "\nby operator and class:\n"
         out += DisplayWidth.table(header: ["operator", "id", "class", "entries", "open"],
                                   rows: info.operators.map { [$0.label, $0.operatorID, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })
+        let editions = try store.editions()
+        if !editions.isEmpty {
+            out += "\neditions: " + editions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
         out += "\nconflicts between sources resolved (source rows):\n"
         out += DisplayWidth.table(header: ["kind", "rows"], rows: kinds.map { [$0.rawValue, String(report.counts[$0]!)] })
         out += "unresolved: \(report.unresolved.count) (list them with --conflicts)\n"
