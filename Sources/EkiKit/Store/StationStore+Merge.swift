@@ -9,7 +9,8 @@ extension StationStore {
     func rederive(rule: EntryRule, today: String,
                   batches: [(dataset: String, records: [SourceRecord])] = []) throws -> MergeSummary {
         var trace = PhaseTrace()
-        let rows = rule.reconciler.reconcile(try storedRows(batches)).segments
+        let (rows, report) = rule.reconciler.reconcile(try storedRows(batches))
+        try storeConflicts(report)
         trace.mark("read and reconcile source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()
