@@ -19,7 +19,7 @@ import Testing
             operator    JR東海 / 東海旅客鉄道 (jr-central)
             class       新幹線 (shinkansen)
             lines       東海道新幹線
-            prefecture  -
+            prefecture  神奈川県
             point       35.25621, 139.154765
             sources     n02:005217
             completed   2019-08-13

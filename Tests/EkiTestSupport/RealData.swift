@@ -30,6 +30,13 @@ public enum RealData {
         try $0.importBatches([("n02", n02Records), (stationDatabase.dataset, stationDatabase.records)])
     }
 
+    /// station_database main/ imported first, then N02-23 in a second import (the reverse of
+    /// the usual order; `combinedDatabase` imports both in one batch).
+    public static let stationDatabaseThenN02: String = build("station-database-then-n02.gpkg") {
+        try $0.importRecords(stationDatabase.records, dataset: stationDatabase.dataset)
+        try $0.importRecords(n02Records, dataset: "n02")
+    }
+
     /// A connection of its own on one of the databases above (a connection is not thread-safe,
     /// and suites run in parallel); read-only unless `writable`.
     public static func open(_ path: String, writable: Bool = false) -> StationStore {

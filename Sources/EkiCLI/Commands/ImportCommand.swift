@@ -8,8 +8,8 @@ struct ImportCommand: Command {
     static let summary = "build or update the database from CSV, GTFS or OSM files"
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
-                      [--operator NAME] [--operators FILE] [--skip-invalid] [--replace]
-                      [--verbose] FILE...
+                      [--operator NAME] [--operators FILE] [--edition DATE] [--skip-invalid]
+                      [--replace] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries;
@@ -28,6 +28,9 @@ struct ImportCommand: Command {
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
+      --edition DATE  the edition of the data (YYYY-MM-DD: N02-23's reference date, the
+                      station_database commit date), stored with each dataset; where two
+                      datasets disagree on a station's name, the newer edition's is a rename
       --skip-invalid  generic CSV: skip rows without a usable position or name (empty,
                       not a number, out of range, or the placeholder 0,0) and report how
                       many, with the first few file:line; without it such a row stops the
@@ -48,7 +51,8 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators"], flags: ["verbose", "skip-invalid", "replace"])
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators", "edition"],
+                             flags: ["verbose", "skip-invalid", "replace"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
         if let e = args["encoding"] {
@@ -56,6 +60,9 @@ struct ImportCommand: Command {
             encoding = enc
         } else {
             encoding = nil
+        }
+        if let e = args["edition"], !Self.isDate(e) {
+            throw UsageError("--edition must be a date YYYY-MM-DD, got '\(e)'")
         }
         if let p = args["profile"], registry.format(named: p) == nil {
             throw UsageError("--profile must be one of \(registry.names.joined(separator: ", ")), got '\(p)'")
@@ -108,8 +115,10 @@ struct ImportCommand: Command {
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
         let merged = ImportBatch.merging(batches).map { (dataset: $0.dataset, records: $0.records) }
+        var editions: [String: String] = [:]
+        if let e = args["edition"] { for b in merged { editions[b.dataset] = e } }
         let result = try store.importBatches(merged, operatorAliases: aliases,
-                                             retireLimit: args.has("replace") ? nil : Self.retireLimit)
+                                             retireLimit: args.has("replace") ? nil : Self.retireLimit, editions: editions)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }
@@ -135,5 +144,14 @@ struct ImportCommand: Command {
         }
         lines.append(line)
         return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+    }
+
+    /// True for a YYYY-MM-DD date with a month 01–12 and a day 01–31.
+    static func isDate(_ s: String) -> Bool {
+        let p = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard s.count == 10, p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
+              p.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let m = Int(p[1]), let d = Int(p[2]) else { return false }
+        return (1...12).contains(m) && (1...31).contains(d)
     }
 }

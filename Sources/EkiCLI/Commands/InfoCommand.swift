@@ -6,9 +6,13 @@ struct InfoCommand: Command {
     static let help = """
     usage: eki info [--db PATH] [--format table|json]
            eki info [--db PATH] --unmatched DATASET [--include-closed] [--format F]
+           eki info [--db PATH] --conflicts [--format table|json]
 
     Prints the number of entries (open and all), per source dataset — with how many of them
-    another dataset confirms (matched) — and per operator × class.
+    another dataset confirms (matched) — per operator × class, and the conflicts between
+    sources it resolved, per kind.
+      --conflicts          list the source rows whose conflict could not be resolved (no
+                           operator known in any source), and the operator decisions taken
       --unmatched DATASET  list the open entries only DATASET has (no other source matched
                            them), for a person to check; any station output format
     \(TableWidth.help)\(DatabaseOption.help)
@@ -19,7 +23,7 @@ struct InfoCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed", "wide"])
+        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed", "wide", "conflicts"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
@@ -41,13 +45,21 @@ struct InfoCommand: Command {
                                              width: TableWidth.columns(wide: args.has("wide"), console: console)))
             return 0
         }
+        let report = try store.conflicts()
+        if args.has("conflicts") {
+            console.out(Self.conflictList(report, json: format == .json))
+            return 0
+        }
         let info = try store.info()
+        let kinds = SourceReconciler.Kind.allCases.filter { report.counts[$0] != nil && $0 != .unresolvedOperator }
         if format == .json {
             let j = JSON.object([
                 ("database", .string(path)), ("entries", .int(info.entries)), ("open", .int(info.openEntries)),
                 ("retired", .int(info.retiredEntries)),
                 ("datasets", .array(info.datasets.map { .object([("dataset", .string($0.name)), ("entries", .int($0.entries)), ("open", .int($0.open)),
                                                                  ("matched", .int($0.matched)), ("open_matched", .int($0.openMatched))]) })),
+                ("conflicts_resolved", .array(kinds.map { .object([("kind", .string($0.rawValue)), ("rows", .int(report.counts[$0]!))]) })),
+                ("conflicts_unresolved", .int(report.unresolved.count)),
                 ("operators", .array(info.operators.map { .object([("operator_id", .string($0.operatorID)), ("operator", .string($0.label)), ("known", .bool($0.known)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
             ])
             console.out(j.text(pretty: true) + "\n")
@@ -64,6 +76,13 @@ struct InfoCommand: Command {
         out += "\nby operator and class:\n"
         out += DisplayWidth.table(header: ["operator", "id", "class", "entries", "open"],
                                   rows: info.operators.map { [$0.label, $0.operatorID, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })
+        let editions = try store.editions()
+        if !editions.isEmpty {
+            out += "\neditions: " + editions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
+        }
+        out += "\nconflicts between sources resolved (source rows):\n"
+        out += DisplayWidth.table(header: ["kind", "rows"], rows: kinds.map { [$0.rawValue, String(report.counts[$0]!)] })
+        out += "unresolved: \(report.unresolved.count) (list them with --conflicts)\n"
         let unknown = info.operators.filter { !$0.known }
         if !unknown.isEmpty {
             out += "\noperators the operator table does not know (kept under their own name; add aliases with `eki import --operators FILE`):\n"
@@ -71,5 +90,24 @@ struct InfoCommand: Command {
         }
         console.out(out)
         return 0
+    }
+
+    /// `--conflicts`: the unresolved rows, then the operator decisions (one line each).
+    static func conflictList(_ report: SourceReconciler.Report, json: Bool) -> String {
+        func obj(_ d: SourceReconciler.Decision) -> JSON {
+            .object([("kind", .string(d.kind.rawValue)), ("dataset", .string(d.row.dataset)), ("id", .string(d.row.id)),
+                      ("name", .string(d.name)), ("line", .string(d.line)), ("before", .string(d.before)), ("after", .string(d.after))])
+        }
+        let decided = report.decisions.filter { $0.kind != .unresolvedOperator }
+        if json {
+            return JSON.object([("unresolved", .array(report.unresolved.map(obj))), ("decisions", .array(decided.map(obj)))]).text(pretty: true) + "\n"
+        }
+        func row(_ d: SourceReconciler.Decision) -> [String] { [d.kind.rawValue, "\(d.row.dataset):\(d.row.id)", d.name, d.line, d.before, d.after] }
+        let header = ["kind", "row", "name", "line", "before", "after"]
+        var out = "could not be resolved: \(report.unresolved.count)\n"
+        if !report.unresolved.isEmpty { out += DisplayWidth.table(header: header, rows: report.unresolved.map(row)) }
+        out += "\nresolved (operators, classes, names): \(decided.count)\n"
+        if !decided.isEmpty { out += DisplayWidth.table(header: header, rows: decided.map(row)) }
+        return out
     }
 }

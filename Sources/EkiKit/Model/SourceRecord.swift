@@ -28,11 +28,16 @@ public struct SourceRecord: Hashable, Sendable {
     public var lineOrder: Int?
     /// The line's colour as the source gives it (`#RRGGBB`), when it has one.
     public var lineColor: String?
+    /// Other names of the row's station, set by `SourceReconciler` when it gives the row another
+    /// source's spelling or a newer name (kept on the entry as former names, searchable). Not
+    /// stored with the row.
+    public var aliases: [String]
 
     public init(source: SourceRef, name: String, reading: String? = nil, latinName: String? = nil,
                 operatorName: String?, operatorRef: String? = nil, serviceClass: ServiceClass,
                 lines: [String], coordinate: Coordinate, prefecture: String? = nil,
-                isClosed: Bool = false, lineOrder: Int? = nil, lineColor: String? = nil) {
+                isClosed: Bool = false, lineOrder: Int? = nil, lineColor: String? = nil, aliases: [String] = []) {
+        self.aliases = aliases
         self.source = source
         self.name = name
         self.reading = reading

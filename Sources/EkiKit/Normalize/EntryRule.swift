@@ -29,6 +29,11 @@ public struct EntryRule: Sendable {
     /// knows the operator, else the folded operator name (`TextFold.operatorKey`), `-` when the
     /// row has none.
     public var operatorID: @Sendable (SourceRecord) -> String
+    /// The stage that decides what the sources disagree on before rows are clustered
+    /// (`SourceReconciler`); the store runs it on every re-derivation. `entries(from:)` and
+    /// `clusters(from:)` take rows as given (call `reconciler.reconcile` first to get the
+    /// store's entries).
+    public var reconciler: SourceReconciler
 
     public static let defaultPriority = ["n02", "station-database", "ekidata", "gtfs/", "osm", "csv/"]
 
@@ -37,7 +42,8 @@ public struct EntryRule: Sendable {
     ///   an operator the table does not know keeps its folded name as its id.
     public init(linkDistance: Double = 1_500, sourcePriority: [String] = EntryRule.defaultPriority,
                 closureDatasets: Set<String> = ["station-database", "ekidata"],
-                operators: OperatorTable = .builtIn) {
+                operators: OperatorTable = .builtIn, reconciler: SourceReconciler? = nil) {
+        self.reconciler = reconciler ?? SourceReconciler(operators: operators)
         self.linkDistance = linkDistance
         self.sourcePriority = sourcePriority
         self.closureDatasets = closureDatasets
@@ -195,8 +201,9 @@ public struct EntryRule: Sendable {
             }
             sources.insert(r.source)
         }
-        let closureRows = rows.filter { closureDatasets.contains($0.source.dataset) }
-        let isOpen = (closureRows.isEmpty ? rows : closureRows).contains { !$0.isClosed }
+        let isOpen = Self.isOpen(rows, closureDatasets: closureDatasets)
+        var aliases: [String] = []
+        for r in rows { for a in r.aliases where a != first.name && !aliases.contains(a) { aliases.append(a) } }
         return Station(
             key: "",
             name: first.name,
@@ -209,6 +216,27 @@ public struct EntryRule: Sendable {
             prefecture: rows.lazy.compactMap(\.prefecture).first,
             coordinate: Coordinate(lat: sumLat / n, lon: sumLon / n),
             sources: sources.sorted(),
-            isOpen: isOpen)
+            isOpen: isOpen,
+            formerNames: aliases.sorted())
+    }
+
+    /// Open/closed decided per row, then per entry: the entry is open when one of its rows is.
+    /// A row of a dataset that records closures (`closureDatasets`) is as it says. Another
+    /// row (N02-23, a 2023 snapshot) is closed when the closure datasets have this place on
+    /// the same line (`LineKey.matches`) and all those rows are closed; a closed row of another
+    /// line at the same place does not close it (富山's 高山線 row stays open beside
+    /// station_database's closed JR北陸本線 row).
+    static func isOpen(_ rows: [SourceRecord], closureDatasets: Set<String>) -> Bool {
+        let closureRows = rows.filter { closureDatasets.contains($0.source.dataset) }
+        if closureRows.isEmpty { return rows.contains { !$0.isClosed } }
+        if closureRows.contains(where: { !$0.isClosed }) { return true }
+        let closedKeys = closureRows.flatMap { $0.lines.map(LineKey.fold) }
+        return rows.contains { r in
+            guard !r.isClosed, !closureDatasets.contains(r.source.dataset) else { return false }
+            return !r.lines.contains { l in
+                let k = LineKey.fold(l)
+                return closedKeys.contains { LineKey.matches(k, $0) }
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ extension OperatorTable {
     /// Rows of `Datasets/operators.csv` this file was generated from.
     static let builtInRowCount = 206
     /// SHA-256 of the bytes of `Datasets/operators.csv` this file was generated from.
-    static let builtInSourceSHA256 = "36fc2b4935b5ba52e00f3da602e68b2ae0d40976a6450bd244fff09d26e9144d"
+    static let builtInSourceSHA256 = "27e55930691019dcac418ebfa8575b4b220a143a05d4ac7538aae8269dbd7001"
 
     /// The rows of `Datasets/operators.csv`, in file order.
     static let builtInOperators: [Operator] = [
@@ -260,9 +260,9 @@ extension OperatorTable {
                  successor: nil, corporateNumber: nil,
                  note: nil),
         Operator(id: "utsunomiya-light-rail", name: "宇都宮ライトレール", shortName: "ライトライン", kana: "うつのみやらいとれーる",
-                 english: ["Utsunomiya Light Rail"], aliases: ["芳賀・宇都宮LRT"],
+                 english: ["Utsunomiya Light Rail"], aliases: ["芳賀・宇都宮LRT", "宇都宮芳賀ライトレール"],
                  successor: nil, corporateNumber: "1060001027696",
-                 note: "Opened on 2023-08-26; station_database lists its line without a company code. Corporate number from agency.txt of the unofficial GTFS feed (宇都宮ライトレール株式会社)"),
+                 note: "Opened on 2023-08-26; station_database lists its line without a company code (the line is 宇都宮芳賀ライトレール線 and its name gives the operator). Corporate number from agency.txt of the unofficial GTFS feed (宇都宮ライトレール株式会社)"),
         Operator(id: "moka", name: "真岡鐵道", shortName: "真岡鐵道", kana: "もおかてつどう",
                  english: ["Moka Railway"], aliases: ["真岡鉄道"],
                  successor: nil, corporateNumber: nil,

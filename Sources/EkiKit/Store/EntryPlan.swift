@@ -3,8 +3,8 @@
 /// the store holds. Pure: it reads nothing and writes nothing; `EntryWriter` applies it.
 ///
 /// Keys never move under what refers to them (see `StationStore.importBatches`):
-/// 1. a cluster continues the stored entry it shares most source rows with (pairs sharing most
-///    rows first, then the oldest entry);
+/// 1. a cluster continues the stored entry of the same operator and class it shares most
+///    source rows with (pairs sharing most rows first, then the oldest entry);
 /// 2. failing that, an unclaimed stored entry with the same base key (operator, class, name)
 ///    within the rule's link distance, the nearest;
 /// 3. otherwise it is a new entry with a new key, distinct from every key and alias there is.
@@ -108,7 +108,17 @@ struct EntryPlan {
         var entries = [Entry](repeating: Entry(key: "", formerNames: [], continues: nil, changed: true, renamedFrom: nil),
                               count: clusters.count)
         var claimed = Set<Int>()
-        for p in pairs where entries[p.cluster].continues == nil && !claimed.contains(p.entry) {
+        // Only an entry of the same operator and class is continued: a row that moved to another
+        // operator (a reconciled company, a transfer) leaves its old entry, which is merged into
+        // the row's new entry below (its key an alias), so keys do not depend on import order.
+        for p in pairs where entries[p.cluster].continues == nil && !claimed.contains(p.entry)
+            && stored[p.entry].station.operatorID == clusters[p.cluster].station.operatorID
+            && stored[p.entry].station.serviceClass == clusters[p.cluster].station.serviceClass
+            // Nor an entry whose name the reconciler replaced by another source's (its name is now
+            // one of the rows' aliases): the entry under the shown name takes over, as it would
+            // in the other import order.
+            && (stored[p.entry].baseKey == clusters[p.cluster].baseKey
+                || !clusters[p.cluster].station.formerNames.contains(stored[p.entry].station.name)) {
             entries[p.cluster].continues = p.entry
             claimed.insert(p.entry)
         }
@@ -170,7 +180,10 @@ struct EntryPlan {
             let old = stored[ei]
             var s = clusters[ci].station
             s.key = entries[ci].key.isEmpty ? old.key : entries[ci].key
+            // The stored history, then names the rows themselves give (`SourceRecord.aliases`).
+            let given = s.formerNames
             s.formerNames = old.station.formerNames
+            for a in given where !s.formerNames.contains(a) { s.formerNames.append(a) }
             if old.station.name != s.name && !s.formerNames.contains(old.station.name) { s.formerNames.append(old.station.name) }
             s.formerNames.removeAll { $0 == s.name }
             entries[ci].key = s.key
@@ -187,6 +200,8 @@ struct EntryPlan {
                 leftovers.append(.retire(stored: ei))
             }
         }
+        // A new entry's former names: the other names its rows give (`SourceRecord.aliases`).
+        for ci in entries.indices where entries[ci].continues == nil { entries[ci].formerNames = clusters[ci].station.formerNames }
         self.entries = entries
         self.leftovers = leftovers
         unclaimed = stored.count - claimed.count

@@ -64,21 +64,34 @@ extension StationStore {
     ///     5 %); above it `RetireLimitError` is thrown and nothing is written. nil: no limit.
     ///   - operatorAliases: an `alias,operator` CSV text (`OperatorTable.addAliases`) to store in
     ///     the database and use from now on, replacing earlier ones.
+    ///   - editions: the edition date (YYYY-MM-DD) of datasets of this import, stored in the
+    ///     database (`editions()`); when two datasets have one, the older one's names give way
+    ///     to the newer one's (`SourceReconciler.olderDatasets`).
     /// - Throws: `OperatorTableError` for a bad alias text, `RetireLimitError`, `SQLiteError`.
     @discardableResult
     public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
-                              retireLimit: Double? = nil, today: String = StationStore.today()) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
+                              retireLimit: Double? = nil, today: String = StationStore.today(),
+                              editions: [String: String] = [:]) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
         var table = OperatorTable.builtIn
         if let a = operatorAliases {
             try table.addAliases(csv: a.csv, file: a.file)
         } else {
             table = try operatorTable()
         }
-        let rule = rule ?? EntryRule(operators: table)
+        var rule = rule ?? EntryRule(operators: table)
+        var known = try self.editions()
+        for (d, e) in editions { known[d] = e }
+        // Known editions decide which dataset is newer; the reconciler's defaults stand for
+        // pairs without two editions.
+        for (a, ea) in known {
+            for (b, eb) in known where a != b {
+                if ea > eb { rule.reconciler.olderDatasets[a, default: []].insert(b) } else { rule.reconciler.olderDatasets[a]?.remove(b) }
+            }
+        }
         // The same rows again (and no new aliases): nothing to do, and nothing is written, so
         // the file stays byte for byte as it was.
-        if operatorAliases == nil, try batches.allSatisfy({ try sourceRecords(dataset: $0.dataset) == $0.records }) {
+        if operatorAliases == nil, try editions.allSatisfy({ try self.editions()[$0.key] == $0.value }), try batches.allSatisfy({ try sourceRecords(dataset: $0.dataset) == $0.records }) {
             let counts = try datasetCounts()
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) },
                     MergeSummary(unchanged: try count()))
@@ -93,6 +106,9 @@ extension StationStore {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
             let before = try unretiredEntries(of: batches.map(\.dataset))
+            for (d, e) in editions.sorted(by: { $0.key < $1.key }) {
+                try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES (?, ?)").run([.text("edition:" + d), .text(e)])
+            }
             for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)
@@ -113,6 +129,14 @@ extension StationStore {
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0,
                                                 retired: retired[$0.dataset]?.count ?? 0) }, merge)
         }
+    }
+
+    /// The stored edition date (YYYY-MM-DD) of each dataset imported with one.
+    public func editions() throws -> [String: String] {
+        let s = try db.prepare("SELECT name, value FROM eki_meta WHERE name LIKE 'edition:%'")
+        var out: [String: String] = [:]
+        while try s.step() { out[String(s.text(0).dropFirst("edition:".count))] = s.text(1) }
+        return out
     }
 
     /// Today's date in UTC, YYYY-MM-DD.

@@ -1,3 +1,4 @@
+import Foundation
 import EkiSQLite
 
 /// Counts for `eki info`.
@@ -66,5 +67,45 @@ extension StationStore {
         var out: [Station] = []
         while try s.step() { out.append(Self.station(from: s)) }
         return out
+    }
+}
+
+extension StationStore {
+    /// What the sources disagree on and how it was settled: the stored source rows run through
+    /// the reconciler again (`SourceReconciler`, with the stored operator aliases), as the last
+    /// import did. Counts per kind, the operator decisions, and what could not be decided.
+    /// - Throws: `SQLiteError`, `OperatorTableError` when the stored aliases no longer fit.
+    /// The report the last import stored; computed again for a database written before
+    /// reports were stored.
+    public func conflicts() throws -> SourceReconciler.Report {
+        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'conflicts'")
+        if try s.step(), let report = Self.decodeConflicts(s.text(0)) { return report }
+        let rule = EntryRule(operators: try operatorTable())
+        return rule.reconciler.reconcile([try sourceRecords()]).report
+    }
+
+    /// Stores the reconciler's report of this derivation (`eki_meta` `conflicts`, JSON:
+    /// `counts` per kind and `decisions`, each `[kind, dataset, id, name, line, before, after]`).
+    func storeConflicts(_ report: SourceReconciler.Report) throws {
+        var counts: [String: Int] = [:]
+        for (k, n) in report.counts { counts[k.rawValue] = n }
+        let decisions = report.decisions.map { [$0.kind.rawValue, $0.row.dataset, $0.row.id, $0.name, $0.line, $0.before, $0.after] }
+        let data = try JSONSerialization.data(withJSONObject: ["counts": counts, "decisions": decisions] as [String: Any],
+                                              options: [.sortedKeys])
+        try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('conflicts', ?)")
+            .run([.text(String(decoding: data, as: UTF8.self))])
+    }
+
+    static func decodeConflicts(_ text: String) -> SourceReconciler.Report? {
+        guard let o = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+              let counts = o["counts"] as? [String: Int], let decisions = o["decisions"] as? [[String]] else { return nil }
+        var report = SourceReconciler.Report()
+        for (k, n) in counts { if let kind = SourceReconciler.Kind(rawValue: k) { report.counts[kind] = n } }
+        for d in decisions where d.count == 7 {
+            guard let kind = SourceReconciler.Kind(rawValue: d[0]) else { continue }
+            report.decisions.append(.init(kind: kind, row: SourceRef(dataset: d[1], id: d[2]), name: d[3], line: d[4],
+                                          before: d[5], after: d[6]))
+        }
+        return report
     }
 }

@@ -9,8 +9,9 @@ extension StationStore {
     func rederive(rule: EntryRule, today: String,
                   batches: [(dataset: String, records: [SourceRecord])] = []) throws -> MergeSummary {
         var trace = PhaseTrace()
-        let rows = try storedRows(batches)
-        trace.mark("read source rows")
+        let (rows, report) = rule.reconciler.reconcile(try storedRows(batches))
+        try storeConflicts(report)
+        trace.mark("read and reconcile source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()
         trace.mark("read \(stored.count) entries")

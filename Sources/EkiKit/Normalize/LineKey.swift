@@ -1,0 +1,44 @@
+/// The match form of a line name, for telling whether two sources' rows lie on the same line
+/// (`LineKey.fold`): NFKC (via `TextFold.nfkc`), a bracketed section or alias dropped
+/// (`JR北陸本線(金沢～敦賀)` → `JR北陸本線`), a leading `JR` dropped, then a trailing `本線`,
+/// `線` or `支線` dropped, spaces removed. So N02-23's `北陸線` and `高山線` meet
+/// station_database's `JR北陸本線(金沢～敦賀)` and `JR高山本線` as `北陸` and `高山`, while
+/// `北陸新幹線` stays `北陸新幹`.
+public enum LineKey {
+    /// The folded line name; empty for an empty name.
+    public static func fold(_ line: String) -> String {
+        var t = TextFold.nfkc(line)
+        if let open = t.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != t.startIndex {
+            t = String(t[..<open])
+        }
+        t = t.filter { $0 != " " && $0 != "\u{3000}" }
+        if t.hasPrefix("JR") && t.count > 2 { t.removeFirst(2) }
+        for suffix in ["支線", "本線", "線"] where t.hasSuffix(suffix) && t.count > suffix.count {
+            t.removeLast(suffix.count)
+            break
+        }
+        return t
+    }
+
+    /// The keys a line name is known by: `fold(line)`, and the folded bracketed name when the
+    /// bracket holds another name of the line rather than a section (N02-23's `1号線(御堂筋線)`
+    /// is `1号` and `御堂筋`; `JR北陸本線(金沢～敦賀)` only `北陸`).
+    public static func keys(_ line: String) -> [String] {
+        let main = fold(line)
+        let t = TextFold.nfkc(line)
+        guard let open = t.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != t.startIndex,
+              let close = t.lastIndex(where: { $0 == ")" || $0 == "〉" }), close > open else { return [main] }
+        let inner = String(t[t.index(after: open)..<close])
+        if inner.isEmpty || inner.contains(where: { "～~-ー〜".contains($0) }) { return [main] }
+        let alt = fold(inner)
+        return alt.isEmpty || alt == main ? [main] : [main, alt]
+    }
+
+    /// True when two folded line names name the same line as far as names tell: equal, or one
+    /// contains the other (station_database prefixes the company: `神戸高速東西` holds N02's
+    /// `神戸高速`; `北陸鉄道石川` holds `石川`). Empty keys match nothing.
+    public static func matches(_ a: String, _ b: String) -> Bool {
+        guard !a.isEmpty, !b.isEmpty else { return false }
+        return a == b || a.contains(b) || b.contains(a)
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// A uniform grid over source rows keyed by folded station name and cell, for finding the rows
+/// of the same name near a point in O(1) per look-up: the reconciler's cross-source comparisons
+/// stay O(n) after one pass that fills the grid (O(n log n) with the sorts around it).
+///
+/// Cells are `cellDegrees` wide in latitude and longitude (0.02° ≈ 2.2 km north–south, 1.8 km
+/// east–west at 35°N), so every row within `cellDegrees` of a point lies in its cell or one of
+/// the eight around it; look-ups further than that are not supported.
+struct RowGrid {
+    struct Cell: Hashable { var name: String; var x: Int32; var y: Int32 }
+    let cellDegrees: Double
+    private(set) var cells: [Cell: [Int]] = [:]
+
+    init(cellDegrees: Double = 0.02) { self.cellDegrees = cellDegrees }
+
+    private func xy(_ c: Coordinate) -> (Int32, Int32) {
+        (Int32((c.lon / cellDegrees).rounded(.down)), Int32((c.lat / cellDegrees).rounded(.down)))
+    }
+
+    mutating func insert(_ index: Int, name: String, at c: Coordinate) {
+        let (x, y) = xy(c)
+        cells[Cell(name: name, x: x, y: y), default: []].append(index)
+    }
+
+    /// The indices stored under `name` in the 3 × 3 cells around `c` (a superset of those
+    /// within `cellDegrees`), in insertion order per cell.
+    func near(_ name: String, _ c: Coordinate) -> [Int] {
+        let (x, y) = xy(c)
+        var out: [Int] = []
+        for dy in -1...1 as ClosedRange<Int32> {
+            for dx in -1...1 as ClosedRange<Int32> {
+                if let v = cells[Cell(name: name, x: x + dx, y: y + dy)] { out.append(contentsOf: v) }
+            }
+        }
+        return out.sorted()
+    }
+
+    /// A fast distance, metres (equirectangular; within 0.1 % of the geodesic at these ranges).
+    static func metres(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let k = 111_195.0
+        let dy = (a.lat - b.lat) * k
+        let dx = (a.lon - b.lon) * k * cos((a.lat + b.lat) * 0.5 * .pi / 180)
+        return (dx * dx + dy * dy).squareRoot()
+    }
+}

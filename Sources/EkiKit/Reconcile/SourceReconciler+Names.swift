@@ -1,0 +1,158 @@
+/// The name rules of `SourceReconciler`: one station written differently by the sources (name
+/// variants) and a station renamed after an older source's edition become one name.
+extension SourceReconciler {
+    /// The loose form of a station name, for telling spellings of one station apart from other
+    /// stations: `TextFold.nameKey`, then a leading brand or city prefix dropped (`神戸三宮` →
+    /// `三宮`, `モノレール浜松町`, `あすなろう四日市` and `近鉄四日市` → `四日市`), a trailing `駅`
+    /// or `温泉` dropped (`人吉温泉` → `人吉`), and in a name with kanji the particles `ノ`, `之`
+    /// and `ケ` dropped (`鷹ノ巣` = `鷹巣`). Never empty for a non-empty name (a name that is only
+    /// a prefix keeps it). Only compared between rows of one operator and class close together
+    /// (`variantDistance`), or on a matching line.
+    public static func looseKey(_ name: String) -> String {
+        let key = TextFold.nameKey(name)
+        var t = key
+        for p in looseKeyPrefixes where t.hasPrefix(p) && t.count > p.count {
+            t.removeFirst(p.count)
+            break
+        }
+        for s in ["駅", "温泉"] where t.hasSuffix(s) && t.count > s.count {
+            t.removeLast(s.count)
+            break
+        }
+        if t.unicodeScalars.contains(where: { (0x4E00...0x9FFF).contains($0.value) }) {
+            let u = t.filter { $0 != "ノ" && $0 != "之" && $0 != "ケ" }
+            if !u.isEmpty { t = u }
+        }
+        return t.isEmpty ? key : t
+    }
+
+    /// Prefixes sources put before one station's name: a city (`神戸`), a mode (`モノレール`),
+    /// a brand or an operator's short name (`近鉄`, `あすなろう`), `jr` (after `nameKey`).
+    static let looseKeyPrefixes = ["モノレール", "あすなろう", "神戸", "近鉄", "阪急", "阪神", "京急", "京成", "京阪",
+                                   "南海", "名鉄", "西鉄", "東武", "西武", "山陽", "jr"]
+
+    /// Rule 5: rows of one operator and class within `variantDistance` whose names are one
+    /// station written differently — the same `looseKey`, or the same reading (a kana name
+    /// counts as its own reading: `なんば` = `難波` read なんば) — take one name: the most
+    /// trusted dataset's (`rank`; N02 first), the other spellings kept as the rows' aliases.
+    /// Before that, a station renamed after an older dataset's edition: a row of an older
+    /// dataset (`olderDatasets`) whose name no newer row has nearby, beside a newer row of the
+    /// same operator, class and line within `variantDistance` whose name the older dataset has
+    /// nowhere nearby, takes the newer name (西鉄 試験場前 → 聖マリア病院前; lines of unrelated
+    /// names, as 長崎電気軌道's 本線 and 長崎電軌1系統, count when the rows lie within 100 m).
+    func unifyNames(_ ctx: inout Context, _ report: inout Report, rank: (String) -> Int) {
+        let n = ctx.rows.count
+        var opClass: [String] = []
+        opClass.reserveCapacity(n)
+        var ids: [String: String] = [:]
+        for r in ctx.rows {
+            let k = (r.operatorRef ?? "") + "\u{1}" + (r.operatorName ?? "") + (r.isClosed ? "\u{1}c" : "")
+            let id = ids[k] ?? { let v = operatorID(r) ?? "-"; ids[k] = v; return v }()
+            opClass.append(id + "/" + r.serviceClass.rawValue)
+        }
+        // Renames first (older row → newer name).
+        var byPlace = RowGrid(cellDegrees: 0.01)
+        for i in 0..<n where !ctx.rows[i].isClosed { byPlace.insert(i, name: opClass[i], at: ctx.rows[i].coordinate) }
+        var renames: [(Int, Int)] = []
+        if !olderDatasets.isEmpty {
+            func close(_ i: Int, _ j: Int) -> Bool {
+                RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance
+            }
+            func newer(_ i: Int, than j: Int) -> Bool {
+                olderDatasets[ctx.rows[i].source.dataset]?.contains(ctx.rows[j].source.dataset) ?? false
+            }
+            for i in 0..<n where !ctx.rows[i].isClosed {
+                let here = byPlace.near(opClass[i], ctx.rows[i].coordinate).filter { close(i, $0) }
+                let newerRows = here.filter { newer($0, than: i) }
+                guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.looseKeys[$0] == ctx.looseKeys[i] }) else { continue }
+                let readingI = Self.readingKey(ctx.rows[i])
+                let candidates = newerRows.filter { j in
+                    // The same reading is a spelling, not a rename: the variant step below keeps
+                    // the most trusted name (難波, not なんば).
+                    (readingI == nil || Self.readingKey(ctx.rows[j]) != readingI) &&
+                    (ctx.sameLine(i, j) || RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= 100)
+                        && !here.contains { k in newer(j, than: k) && ctx.looseKeys[k] == ctx.looseKeys[j] }
+                }
+                if let j = candidates.min(by: { RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[$0].coordinate) < RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[$1].coordinate) }) {
+                    renames.append((i, j))
+                }
+            }
+        }
+        for (i, j) in renames {
+            let old = ctx.rows[i].name
+            ctx.rows[i].name = ctx.rows[j].name
+            ctx.rows[i].aliases.append(old)
+            if ctx.rows[i].reading != ctx.rows[j].reading, let r = ctx.rows[j].reading { ctx.rows[i].reading = r }
+            report.add(Decision(kind: .renamed, row: ctx.rows[i].source, name: old, line: ctx.rows[i].lines.first ?? "",
+                                before: old, after: ctx.rows[j].name))
+        }
+        // Variants: union-find over pairs found through two grids (loose name, reading).
+        var parent = Array(0..<n)
+        func find(_ x: Int) -> Int {
+            var x = x
+            while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
+            return x
+        }
+        var grid = RowGrid(cellDegrees: 0.01)
+        for i in 0..<n {
+            let r = ctx.rows[i]
+            grid.insert(i, name: opClass[i] + "\u{1}n" + Self.looseKey(r.name), at: r.coordinate)
+            if let reading = Self.readingKey(r) { grid.insert(i, name: opClass[i] + "\u{1}r" + reading, at: r.coordinate) }
+        }
+        // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
+        // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
+        var named: [String: [Int]] = [:]
+        for i in 0..<n { named[ctx.rows[i].source.dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
+        func has(_ dataset: String, _ i: Int, nameOf j: Int) -> Bool {
+            (named[dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[j]] ?? []).contains {
+                RowGrid.metres(ctx.rows[$0].coordinate, ctx.rows[i].coordinate) <= variantDistance
+            }
+        }
+        func twoStations(_ i: Int, _ j: Int) -> Bool {
+            ctx.nameKeys[i] != ctx.nameKeys[j]
+                && (has(ctx.rows[i].source.dataset, i, nameOf: j) || has(ctx.rows[j].source.dataset, j, nameOf: i))
+        }
+        for cell in grid.cells.keys.sorted(by: { ($0.name, $0.x, $0.y) < ($1.name, $1.x, $1.y) }) {
+            for i in grid.cells[cell]! {
+                for j in grid.near(cell.name, ctx.rows[i].coordinate) where j > i {
+                    guard ctx.rows[i].isClosed == ctx.rows[j].isClosed, !twoStations(i, j),
+                          RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance else { continue }
+                    let a = find(i), b = find(j)
+                    if a != b { parent[max(a, b)] = min(a, b) }
+                }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in 0..<n { let root = find(i); if root != i || groups[root] != nil { groups[root, default: [root]].append(i) } }
+        for root in groups.keys.sorted() {
+            let members = Array(Set(groups[root]!)).sorted()
+            let names = Set(members.map { TextFold.nameKey(ctx.rows[$0].name) })
+            guard names.count > 1 else { continue }
+            let best = members.min { a, b in
+                let ra = rank(ctx.rows[a].source.dataset), rb = rank(ctx.rows[b].source.dataset)
+                if ra != rb { return ra < rb }
+                return (ctx.rows[a].source, a) < (ctx.rows[b].source, b)
+            }!
+            let shown = ctx.rows[best].name
+            for i in members where TextFold.nameKey(ctx.rows[i].name) != TextFold.nameKey(shown) {
+                let old = ctx.rows[i].name
+                ctx.rows[i].name = shown
+                ctx.rows[i].aliases.append(old)
+                if ctx.rows[i].reading == nil { ctx.rows[i].reading = ctx.rows[best].reading }
+                report.add(Decision(kind: .nameVariant, row: ctx.rows[i].source, name: old,
+                                    line: ctx.rows[i].lines.first ?? "", before: old, after: shown))
+            }
+        }
+    }
+
+    /// The reading a row is known by (hiragana): its reading, else its name when that is all
+    /// kana; nil otherwise.
+    static func readingKey(_ r: SourceRecord) -> String? {
+        if let reading = r.reading, !reading.isEmpty {
+            return TextFold.hiragana(TextFold.nameKey(reading))
+        }
+        let k = TextFold.nameKey(r.name)
+        let kana = !k.isEmpty && k.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) }
+        return kana ? TextFold.hiragana(k) : nil
+    }
+}

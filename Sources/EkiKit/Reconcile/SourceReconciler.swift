@@ -1,0 +1,220 @@
+import Foundation
+
+/// The stage between the stored source rows and the entry rule: turns every stored row into a
+/// reconciled row, deciding what the sources disagree on, before `EntryRule` clusters them.
+///
+/// It maps rows one to one (same segments, same positions), so every row still ends up in
+/// exactly one entry and `station_sources` still names the row as the source gave it; only the
+/// values the entry rule reads change. A row's original values stay in `source_records`.
+/// The rules, in order (one file each):
+/// 1. `missingOperators` — a row without a company takes it from its line's name
+///    (`ハピラインふくい線` → ハピラインふくい) or from a row of another source of the same name
+///    and class on a matching line (`LineKey.matches`) within `matchDistance`.
+/// 2. `operatorsByStation` — an open row of a per-line dataset (`perLineDatasets`: the company
+///    is the line's, for its whole length) takes the operator of the per-station dataset's
+///    rows (`perStationDatasets`: N02 names the operator of each station) of the same name,
+///    class and matching line within `matchDistance`, when none of them is its own operator
+///    (北陸新幹線 金沢 in station_database: JR東日本 → N02's JR西日本).
+/// 3. `curatedSections` — an open row in a section of `OperatorSections` takes that operator
+///    (what no source has right: 北陸新幹線 小松–敦賀 since 2024, the 北陸本線 transfers).
+/// 4. `fillAttributes` — a row without a reading or prefecture takes it from the nearest row
+///    of the same name within `attributeDistance` (any operator); a prefecture still missing
+///    comes from the point (`PrefectureBoundaries`).
+/// 5. `unifyClasses` — one station two sources put in two classes (ガーラ湯沢) takes one.
+/// 6. `unifyNames` — renames after an older dataset's edition, then name variants of one
+///    operator and class close together, take one name; the others become the rows' aliases.
+///
+/// Deterministic and independent of row order: every choice among candidates takes the
+/// nearest, ties broken by dataset, then source id. Cross-source look-ups go through a grid
+/// keyed by folded name (`RowGrid`): O(n) look-ups after O(n log n) set-up.
+public struct SourceReconciler: Sendable {
+    public var operators: OperatorTable
+    public var sections: OperatorSections
+    /// Datasets naming the operator of each station (their operator decides where they have
+    /// the station). Default: `n02`.
+    public var perStationDatasets: Set<String>
+    /// Datasets naming one company per line. Default: `station-database`, `ekidata`.
+    public var perLineDatasets: Set<String>
+    /// How far apart two rows of one station may lie for operator decisions, metres (1 km:
+    /// N02's platform centroid against a hand-placed point).
+    public var matchDistance: Double
+    /// How far a reading or prefecture is carried between rows of one name, metres (1.5 km,
+    /// the entry rule's link distance).
+    public var attributeDistance: Double
+    /// Prefecture polygons for rows no source gives one; nil leaves them without.
+    public var boundaries: PrefectureBoundaries?
+    /// How far apart two rows of one operator and class may lie and still be one station
+    /// written differently, metres (300: the pairs seen lie 2–209 m apart).
+    public var variantDistance: Double
+    /// For a dataset, the datasets whose editions are older (a newer dataset's name for a
+    /// station is a rename, not another station). Default: station_database (updated
+    /// continuously) is newer than N02-23.
+    public var olderDatasets: [String: Set<String>]
+    /// Dataset trust order for names (`EntryRule.sourcePriority`).
+    public var sourcePriority: [String]
+
+    public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
+                perStationDatasets: Set<String> = ["n02"],
+                perLineDatasets: Set<String> = ["station-database", "ekidata"],
+                matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
+                boundaries: PrefectureBoundaries? = .builtIn, variantDistance: Double = 300,
+                olderDatasets: [String: Set<String>] = ["station-database": ["n02"]],
+                sourcePriority: [String] = EntryRule.defaultPriority) {
+        self.variantDistance = variantDistance
+        self.olderDatasets = olderDatasets
+        self.sourcePriority = sourcePriority
+        self.operators = operators
+        self.sections = sections
+        self.perStationDatasets = perStationDatasets
+        self.perLineDatasets = perLineDatasets
+        self.matchDistance = matchDistance
+        self.attributeDistance = attributeDistance
+        self.boundaries = boundaries
+    }
+
+    /// What kind of disagreement a decision settled.
+    public enum Kind: String, Sendable, CaseIterable, Comparable {
+        case missingOperator = "missing operator"
+        case operatorByStation = "operator by station"
+        case curatedSection = "operator by curated section"
+        case reading = "reading from a row nearby"
+        case prefecture = "prefecture from a row nearby"
+        case prefectureFromPoint = "prefecture from the point"
+        case serviceClass = "one station in two classes"
+        case renamed = "renamed after an older edition"
+        case nameVariant = "name variant"
+        case unresolvedOperator = "no operator known"
+        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// One decision about one row.
+    public struct Decision: Sendable, Hashable {
+        public var kind: Kind
+        public var row: SourceRef
+        public var name: String
+        public var line: String
+        /// The value before and after (operator name, reading, prefecture); `-` for none.
+        public var before: String
+        public var after: String
+    }
+
+    /// The decisions of one run: counts per kind, and the operator decisions themselves (the
+    /// attribute fills are only counted: on a large import they are one per row).
+    public struct Report: Sendable {
+        /// Decisions per kind.
+        public var counts: [Kind: Int] = [:]
+        /// The operator decisions (missing, by station, by curated section, unresolved), in rule
+        /// then row order.
+        public var decisions: [Decision] = []
+        /// What could not be decided (rows still without an operator).
+        public var unresolved: [Decision] { decisions.filter { $0.kind == .unresolvedOperator } }
+
+        mutating func add(_ d: Decision) {
+            counts[d.kind, default: 0] += 1
+            decisions.append(d)
+        }
+    }
+
+    /// Reconciles `segments` (the stored rows, in any order): the same shape back, each row
+    /// with its reconciled values, and the decisions taken.
+    public func reconcile(_ segments: [[SourceRecord]]) -> (segments: [[SourceRecord]], report: Report) {
+        var rows: [SourceRecord] = []
+        rows.reserveCapacity(segments.reduce(0) { $0 + $1.count })
+        for s in segments { rows.append(contentsOf: s) }
+        var report = Report()
+        var ctx = Context(rows: rows)
+        missingOperators(&ctx, &report)
+        operatorsByStation(&ctx, &report)
+        curatedSections(&ctx, &report)
+        fillAttributes(&ctx, &report)
+        unifyClasses(&ctx, &report)
+        unifyNames(&ctx, &report, rank: rank)
+        var out: [[SourceRecord]] = []
+        var at = 0
+        for s in segments {
+            out.append(Array(ctx.rows[at..<(at + s.count)]))
+            at += s.count
+        }
+        return (out, report)
+    }
+
+    /// Rows with what the rules look up, computed once.
+    struct Context {
+        var rows: [SourceRecord]
+        let nameKeys: [String]
+        let looseKeys: [String]
+        let lineKeys: [[String]]
+        /// Rows by `nameKey`, and by `looseKey`.
+        let grid: RowGrid
+        let looseGrid: RowGrid
+
+        init(rows: [SourceRecord]) {
+            self.rows = rows
+            var names: [String] = []
+            var loose: [String] = []
+            var lines: [[String]] = []
+            var lg = RowGrid()
+            names.reserveCapacity(rows.count)
+            lines.reserveCapacity(rows.count)
+            var folded: [String: [String]] = [:]
+            var g = RowGrid()
+            for (i, r) in rows.enumerated() {
+                let k = TextFold.nameKey(r.name)
+                names.append(k)
+                let lk = SourceReconciler.looseKey(r.name)
+                loose.append(lk)
+                lg.insert(i, name: lk, at: r.coordinate)
+                lines.append(r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() })
+                g.insert(i, name: k, at: r.coordinate)
+            }
+            nameKeys = names
+            looseKeys = loose
+            looseGrid = lg
+            lineKeys = lines
+            grid = g
+        }
+
+        /// Rows of row i's name within `distance` (not i), nearest first, ties by dataset and id.
+        /// With `loose`, rows of the same `looseKey` instead.
+        func neighbours(of i: Int, within distance: Double, loose: Bool = false, where keep: (Int) -> Bool) -> [Int] {
+            let c = rows[i].coordinate
+            var found: [(d: Double, j: Int)] = []
+            let near = loose ? looseGrid.near(looseKeys[i], c) : grid.near(nameKeys[i], c)
+            for j in near where j != i && keep(j) {
+                let d = RowGrid.metres(c, rows[j].coordinate)
+                if d <= distance { found.append((d, j)) }
+            }
+            found.sort { a, b in
+                if a.d != b.d { return a.d < b.d }
+                if rows[a.j].source != rows[b.j].source { return rows[a.j].source < rows[b.j].source }
+                return a.j < b.j
+            }
+            return found.map(\.j)
+        }
+
+        /// True when rows i and j share a line as far as names tell.
+        func sameLine(_ i: Int, _ j: Int) -> Bool {
+            lineKeys[i].contains { a in lineKeys[j].contains { LineKey.matches(a, $0) } }
+        }
+    }
+
+    /// The rank of a dataset in `sourcePriority` (as `EntryRule.rank`).
+    func rank(_ dataset: String) -> Int {
+        for (i, p) in sourcePriority.enumerated() where dataset == p || (p.hasSuffix("/") && dataset.hasPrefix(p)) {
+            return i
+        }
+        return sourcePriority.count
+    }
+
+    /// The operator id of a row (successors followed for open rows), nil when unknown.
+    func operatorID(_ r: SourceRecord) -> String? {
+        if let ref = r.operatorRef, let op = operators.resolve(ref, followSuccessors: !r.isClosed) { return op.id }
+        if let name = r.operatorName, let op = operators.resolve(name, followSuccessors: !r.isClosed) { return op.id }
+        if let name = r.operatorName, !TextFold.operatorKey(name).isEmpty { return TextFold.operatorKey(name) }
+        return nil
+    }
+
+    static func hasOperator(_ r: SourceRecord) -> Bool {
+        !(r.operatorName ?? "").trimmingCharacters(in: .whitespaces).isEmpty || r.operatorRef != nil
+    }
+}
