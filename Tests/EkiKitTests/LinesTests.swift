@@ -103,7 +103,7 @@ import EkiTestSupport
 
     /// Needs #14 (operators by section): station_database gives the whole 北陸新幹線 to
     /// JR東日本, so its rows west of 上越妙高 are JR東日本 entries until #14 assigns them.
-    @Test(.disabled("needs operators by section (#14)"), .needsN02AndStationDatabase)
+    @Test(.needsN02AndStationDatabase)
     func hokurikuShinkansenIsTwoSections() throws {
         let store = RealData.open(RealData.combinedDatabase)
         let east = try #require(try store.line(id: "jr-east/s/北陸新幹線"))

@@ -219,6 +219,18 @@ extension LineTable {
     /// Step 5: the loop flag.
     private func order(_ lines: inout [Building]) throws {
         let point = try db.prepare("SELECT lon, lat FROM stations WHERE fid = ?")
+        func coordinate(_ f: Int64) -> Coordinate? {
+            defer { point.reset() }
+            guard (try? point.bind([.int(f)])) != nil, (try? point.step()) == true else { return nil }
+            return Coordinate(lat: point.double(1), lon: point.double(0))
+        }
+        var sequenced: [String: Set<Int64>] = [:]   // operator × class → entries some line orders
+        for l in lines { for q in l.sequences { sequenced[l.operatorID + "/" + l.serviceClass, default: []].formUnion(q) } }
+        for i in lines.indices where !lines[i].sequences.isEmpty {
+            let others = sequenced[lines[i].operatorID + "/" + lines[i].serviceClass] ?? []
+            let unordered = lines[i].members.filter { !others.contains($0) }
+            if !unordered.isEmpty { Self.extendEnds(&lines[i].sequences, unordered: Array(unordered), point: coordinate) }
+        }
         for i in lines.indices where lines[i].sequences.count == 1 && lines[i].sequences[0].count >= 5 {
             var seq = lines[i].sequences[0]
             if seq.first == seq.last { seq.removeLast(); lines[i].sequences[0] = seq; lines[i].isLoop = true; continue }

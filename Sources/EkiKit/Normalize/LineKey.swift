@@ -34,11 +34,32 @@ public enum LineKey {
         return alt.isEmpty || alt == main ? [main] : [main, alt]
     }
 
-    /// True when two folded line names name the same line as far as names tell: equal, or one
-    /// contains the other (station_database prefixes the company: `神戸高速東西` holds N02's
-    /// `神戸高速`; `北陸鉄道石川` holds `石川`). Empty keys match nothing.
+    /// True when two folded line names name the same line as far as names tell: equal; or the
+    /// longer is the shorter with an operator's name before it (station_database prefixes the
+    /// company: `北陸鉄道石川` is 北陸鉄道 + N02's `石川`, `OsakaMetro御堂筋` is Osaka Metro +
+    /// `御堂筋`); or the shorter followed by a direction of one of its parts (station_database's
+    /// `神戸高速東西` and `神戸高速南北` are N02's `神戸高速`). Containment alone is not enough:
+    /// `横浜市営地下鉄グリーンライン` begins with `横浜` (JR横浜線), `山陽電鉄` with `山陽` (JR山陽線)
+    /// and `鹿島臨海鉄道大洗鹿島` ends with `鹿島` (JR鹿島線), yet none is that line. Empty keys
+    /// match nothing.
     public static func matches(_ a: String, _ b: String) -> Bool {
         guard !a.isEmpty, !b.isEmpty else { return false }
-        return a == b || a.contains(b) || b.contains(a)
+        if a == b { return true }
+        let (long, short) = a.count >= b.count ? (a, b) : (b, a)
+        if long.hasSuffix(short), operatorPrefixes.contains(String(long.dropLast(short.count))) { return true }
+        return long.hasPrefix(short) && ["東西", "南北"].contains(String(long.dropFirst(short.count)))
     }
+
+    /// Every operator spelling of the built-in table (formal name, short name, aliases, English
+    /// names) folded as line names are (NFKC, spaces removed), for `matches`.
+    static let operatorPrefixes: Set<String> = {
+        var out = Set<String>()
+        for op in OperatorTable.builtIn.operators {
+            for s in [op.name, op.shortName] + op.aliases + op.english {
+                let t = TextFold.nfkc(s).filter { $0 != " " && $0 != "\u{3000}" }
+                if !t.isEmpty { out.insert(t) }
+            }
+        }
+        return out
+    }()
 }
