@@ -86,29 +86,31 @@ import EkiTestSupport
         #expect(kanagawa.map { "\($0.name) \($0.total)" } == ["東海道新幹線 2", "御殿場線 8"])
     }
 
-    /// Line counts (see README, "Lines"): station_database's 602 open line sections are 560
-    /// open lines once an operator's sections are joined; with N02-23, 619, of which 54 only
-    /// N02 has and 24 only station_database.
+    /// Line counts (see README, "Lines"): station_database's 602 open line sections are 562
+    /// open lines once an operator's sections are joined; with N02-23, 619, of which 45 only
+    /// N02 has and 23 only station_database.
     @Test(.needsN02AndStationDatabase) func lineCounts() throws {
         let sd = try RealData.open(RealData.stationDatabaseDatabase).lines()
-        #expect(sd.count == 560)
-        #expect(try RealData.open(RealData.n02Database).lines().count == 596)
+        #expect(sd.count == 562)
+        #expect(try RealData.open(RealData.n02Database).lines().count == 598)
         let both = try RealData.open(RealData.combinedDatabase).lines()
         #expect(both.count == 619)
-        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 54)
-        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("n02:") } }.count == 24)
+        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 45)
+        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("n02:") } }.count == 23)
         #expect(sd.filter(\.isLoop).map(\.id) == ["hiroden/c/広電l系統", "iyotetsu/c/1系統", "iyotetsu/c/2系統", "jr-east/c/山手線",
-                                                  "jr-west/c/大阪環状線", "nagoya-city/c/名城線", "sapporo-city/c/電山鼻線"])
+                                                  "jr-west/c/大阪環状線", "nagoya-city/c/名城線", "sapporo-kosha/c/札幌市電山鼻線"])
     }
 
-    /// Needs #14 (operators by section): station_database gives the whole 北陸新幹線 to
-    /// JR東日本, so its rows west of 上越妙高 are JR東日本 entries until #14 assigns them.
+    /// Operators by section: station_database gives the whole 北陸新幹線 to JR東日本; the
+    /// reconciler files its rows from 糸魚川 west under JR西日本, N02-23 has JR西日本's 上越妙高.
     @Test(.needsN02AndStationDatabase)
     func hokurikuShinkansenIsTwoSections() throws {
         let store = RealData.open(RealData.combinedDatabase)
         let east = try #require(try store.line(id: "jr-east/s/北陸新幹線"))
         let west = try #require(try store.line(id: "jr-west/s/北陸新幹線"))
-        #expect(east.stops.first?.station.name == "東京" && east.stops.last?.station.name == "上越妙高")
+        // The line as station_database (and the railway's own definition) has it starts at 高崎;
+        // 東京–高崎 is the 東北/上越新幹線 track its trains run on.
+        #expect(east.stops.first?.station.name == "高崎" && east.stops.last?.station.name == "上越妙高")
         #expect(west.stops.first?.station.name == "上越妙高" && west.stops.last?.station.name == "敦賀")
     }
 }
@@ -139,8 +141,9 @@ import EkiTestSupport
         #expect(lines.map(\.id) == ["jr-east/c/丙野線", "jr-east/c/甲府線"])
         let d = try #require(try store.line(id: "jr-east/c/甲府線"))
         #expect(d.stops.map(\.station.name) == ["A", "B", "C", "F"])
-        #expect(d.stops.map(\.order) == [0, 1, 2, nil])
-        #expect(d.stops.map(\.branch) == [0, 0, 0, 1])
+        // F, which only the unordered source has, lies beyond C: it continues the line.
+        #expect(d.stops.map(\.order) == [0, 1, 2, 3])
+        #expect(d.stops.map(\.branch) == [0, 0, 0, 0])
         #expect(d.line.aliases == ["JR甲府線", "JR甲府線(A～B)", "JR甲府線(乙線)(B～C)", "乙線", "甲府線"])
         #expect(try store.lines(named: "乙線").map(\.line.id) == ["jr-east/c/甲府線"])
         // Importing again keeps the table as it was.

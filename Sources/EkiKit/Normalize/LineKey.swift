@@ -22,16 +22,25 @@ public enum LineKey {
 
     /// The keys a line name is known by: `fold(line)`, and the folded bracketed name when the
     /// bracket holds another name of the line rather than a section (N02-23's `1号線(御堂筋線)`
-    /// is `1号` and `御堂筋`; `JR北陸本線(金沢～敦賀)` only `北陸`).
+    /// is `1号` and `御堂筋`; `JR北陸本線(金沢～敦賀)` only `北陸`), and the name without a leading
+    /// route number (`10号線新宿線` is `10号線新宿` and `新宿`).
     public static func keys(_ line: String) -> [String] {
         let main = fold(line)
+        var out = [main]
+        // N02-23's subway names lead with the route number: `10号線新宿線` is also `新宿`.
+        let digits = main.prefix { $0.isASCII && $0.isNumber }
+        if !digits.isEmpty, main.dropFirst(digits.count).hasPrefix("号線") {
+            let rest = fold(String(main.dropFirst(digits.count + 2)))
+            if !rest.isEmpty, rest != main { out.append(rest) }
+        }
         let t = TextFold.nfkc(line)
         guard let open = t.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != t.startIndex,
-              let close = t.lastIndex(where: { $0 == ")" || $0 == "〉" }), close > open else { return [main] }
+              let close = t.lastIndex(where: { $0 == ")" || $0 == "〉" }), close > open else { return out }
         let inner = String(t[t.index(after: open)..<close])
-        if inner.isEmpty || inner.contains(where: { "～~-ー〜".contains($0) }) { return [main] }
+        if inner.isEmpty || inner.contains(where: { "～~-ー〜".contains($0) }) { return out }
         let alt = fold(inner)
-        return alt.isEmpty || alt == main ? [main] : [main, alt]
+        if !alt.isEmpty, !out.contains(alt) { out.append(alt) }
+        return out
     }
 
     /// True when two folded line names name the same line as far as names tell: equal; or the

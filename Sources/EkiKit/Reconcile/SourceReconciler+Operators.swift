@@ -76,16 +76,20 @@ extension SourceReconciler {
             ids[k] = v
             return v
         }
+        // A line whose name begins with JR is a JR company's: such a row keeps its operator
+        // against another operator's line of the same folded name nearby (N02's 近鉄 奈良線 at
+        // 近鉄奈良 beside station_database's JR奈良線 at 奈良).
         var changes: [(Int, Int)] = []
         for i in ctx.rows.indices where perLineDatasets.contains(ctx.rows[i].source.dataset) && !ctx.rows[i].isClosed {
             let r = ctx.rows[i]
+            let own = id(i)
+            let jrOnly = r.lines.contains { TextFold.nfkc($0).hasPrefix("JR") }
             let candidates = ctx.neighbours(of: i, within: matchDistance, loose: true) { j in
                 let o = ctx.rows[j]
                 return perStationDatasets.contains(o.source.dataset) && !o.isClosed && o.serviceClass == r.serviceClass
-                    && Self.hasOperator(o) && ctx.sameLine(i, j)
+                    && Self.hasOperator(o) && ctx.sameLine(i, j) && (!jrOnly || (id(j)?.hasPrefix("jr-") ?? false))
             }
             guard let nearest = candidates.first else { continue }
-            let own = id(i)
             if candidates.contains(where: { id($0) == own }) { continue }
             changes.append((i, nearest))
         }
