@@ -56,3 +56,19 @@ import Testing
         #expect(places.first?["lat"] as? Double == 35.665075 && places.first?["lon"] as? Double == 139.7389)
     }
 }
+
+/// `eki import --max-field-bytes`: a field over the limit stops the import (exit 1, one line
+/// naming file, line, column, the limit and the flag), and nothing is written.
+@Suite struct FieldLimitCommandTests {
+    @Test func fieldOverTheLimitStopsTheImport() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let csv = dir.appendingPathComponent("long.csv").path, db = dir.appendingPathComponent("long.gpkg").path
+        try "id,name,lat,lon\n1,\(String(repeating: "a", count: 2048)),35.69,139.70\n".write(toFile: csv, atomically: true, encoding: .utf8)
+        let r = eki("import", "--db", db, csv, "--max-field-bytes", "1024")
+        #expect(r.status == 1)
+        #expect(r.err.contains("\(csv):2:2: field is longer than the limit of 1024 bytes (--max-field-bytes N raises it)"), "\(r.err)")
+        #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
+        #expect(eki("import", "--db", db, csv, "--max-field-bytes", "4096").status == 0)
+        #expect(eki("import", "--db", db, csv, "--max-field-bytes", "0").status == 64)
+    }
+}
