@@ -9,7 +9,7 @@ struct ImportCommand: Command {
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
                       [--operator NAME] [--operators FILE] [--edition DATE] [--skip-invalid]
-                      [--replace] [--verbose] FILE...
+                      [--max-field-bytes N] [--replace] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries;
@@ -25,6 +25,8 @@ struct ImportCommand: Command {
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
       --operator NAME OSM: the operator of stations that have no operator tag
+      --max-field-bytes N  generic CSV: the longest field accepted (default 1048576, 1 MiB);
+                      a longer one stops the import with file:line:column
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
@@ -51,7 +53,8 @@ struct ImportCommand: Command {
     let encoding: TextEncoding?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators", "edition"],
+        args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators", "edition",
+                                                        "max-field-bytes"],
                              flags: ["verbose", "skip-invalid", "replace"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
@@ -60,6 +63,12 @@ struct ImportCommand: Command {
             encoding = enc
         } else {
             encoding = nil
+        }
+        if let m = args["max-field-bytes"] {
+            guard let n = Int(m), n > 0 else { throw UsageError("--max-field-bytes must be a positive number of bytes, got '\(m)'") }
+            maxFieldBytes = n
+        } else {
+            maxFieldBytes = CSVReader.defaultMaxFieldBytes
         }
         if let e = args["edition"], !Self.isDate(e) {
             throw UsageError("--edition must be a date YYYY-MM-DD, got '\(e)'")
@@ -78,6 +87,8 @@ struct ImportCommand: Command {
     }
 
     let modes: GTFSModes
+    /// `--max-field-bytes`: the longest CSV field accepted (generic CSV).
+    let maxFieldBytes: Int
     let registry = ImporterRegistry()
     /// The share of a dataset's entries an import may retire without `--replace`.
     static let retireLimit = 0.05
@@ -85,7 +96,8 @@ struct ImportCommand: Command {
     func run() throws -> Int32 {
         let started = Date()
         let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
-                                    operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"))
+                                    operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"),
+                                    maxFieldBytes: maxFieldBytes)
         let planned: [PlannedImport]
         do {
             planned = try registry.plan(args.positionals, profile: args["profile"], options: options)

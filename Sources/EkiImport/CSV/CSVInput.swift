@@ -5,11 +5,13 @@ import Foundation
 /// by the CSV profiles.
 enum CSVInput {
     /// Reads and decodes `path` (UTF-8 with or without BOM, or CP932; see `TextDecoding`).
+    /// - Parameter maxFieldBytes: the longest field accepted (`--max-field-bytes`).
     /// - Throws: `ImportError` when the file cannot be read or decoded, or has no header.
-    static func table(path: String, encoding: TextEncoding?) throws(ImportError) -> CSVTable {
+    static func table(path: String, encoding: TextEncoding?,
+                      maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes) throws(ImportError) -> CSVTable {
         let bytes = try readBytes(path)
         let decoded = try TextDecoding.decode(bytes, file: path, encoding: encoding)
-        return try CSVTable(bytes: decoded.bytes, file: path)
+        return try CSVTable(bytes: decoded.bytes, file: path, maxFieldBytes: maxFieldBytes)
     }
 
     static func readBytes(_ path: String) throws(ImportError) -> [UInt8] {

@@ -20,10 +20,12 @@ public struct CSVTable {
     public private(set) var blankLines = 0
     public private(set) var firstBlankLine: Int? = nil
 
-    /// - Throws: `ImportError` when the file is empty, the header cannot be read, or it names a
-    ///   column twice.
-    public init(bytes: [UInt8], file: String) throws(ImportError) {
+    /// - Parameter maxFieldBytes: the longest field accepted (`CSVReader.maxFieldBytes`).
+    /// - Throws: `ImportError` when the file is empty, the header cannot be read, it names a
+    ///   column twice, or a field is longer than `maxFieldBytes`.
+    public init(bytes: [UInt8], file: String, maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes) throws(ImportError) {
         var r = CSVReader(bytes: bytes, file: file)
+        r.maxFieldBytes = maxFieldBytes
         guard let h = try ImportError.rethrowing({ () throws(CSVError) in try r.nextRecord() }) else {
             throw ImportError(file: file, line: 1, message: "empty file: no header row")
         }

@@ -19,6 +19,6 @@ public struct GenericCSVFormat: ImportFormat {
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
         try GenericCSVImporter(path: input.path, encoding: options.encoding, columns: options.columns,
-                               skipInvalid: options.skipInvalid)
+                               skipInvalid: options.skipInvalid, maxFieldBytes: options.maxFieldBytes)
     }
 }

@@ -25,12 +25,17 @@ public struct GenericCSVImporter: StationImporter {
     public let dataset: String
     /// Skip rows without a usable position or name instead of refusing the file.
     public let skipInvalid: Bool
+    /// The longest field accepted, in bytes (`--max-field-bytes`).
+    public let maxFieldBytes: Int
 
+    /// - Parameter maxFieldBytes: the longest field accepted; a longer one stops the import
+    ///   with file:line:column, the limit and the flag that raises it.
     /// - Parameter columns: `field=COLUMN` pairs, comma-separated (e.g. `name=駅名,lat=緯度`).
     /// - Throws: `ImportOptionError` (a usage error) for a malformed pair or a field that is
     ///   not one of `fields`.
     public init(path: String, encoding: TextEncoding? = nil, columns: String? = nil,
-                dataset: String? = nil, skipInvalid: Bool = false) throws(ImportOptionError) {
+                dataset: String? = nil, skipInvalid: Bool = false,
+                maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes) throws(ImportOptionError) {
         var map: [String: String] = [:]
         for pair in (columns ?? "").split(separator: ",") where !pair.isEmpty {
             let kv = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
@@ -47,10 +52,11 @@ public struct GenericCSVImporter: StationImporter {
         self.columnMap = map
         self.dataset = dataset ?? "csv/" + ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         self.skipInvalid = skipInvalid
+        self.maxFieldBytes = maxFieldBytes
     }
 
     public func read() throws -> ImportBatch {
-        var table = try CSVInput.table(path: path, encoding: encoding)
+        var table = try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: maxFieldBytes)
         var col: [String: Int] = [:]
         for field in Self.fields {
             let name = columnMap[field] ?? field

@@ -26,14 +26,19 @@ public struct ImportOptions: Sendable {
     /// Generic CSV: skip rows without a usable position or name instead of refusing the file
     /// (`--skip-invalid`; see `GenericCSVImporter`).
     public var skipInvalid: Bool
+    /// Generic CSV: the longest field accepted, in bytes (`--max-field-bytes`; 1 MiB by
+    /// default, `CSVReader.defaultMaxFieldBytes`).
+    public var maxFieldBytes: Int
 
     public init(encoding: TextEncoding? = nil, columns: String? = nil, modes: GTFSModes = .rail,
-                operatorOverride: String? = nil, skipInvalid: Bool = false) {
+                operatorOverride: String? = nil, skipInvalid: Bool = false,
+                maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes) {
         self.encoding = encoding
         self.columns = columns
         self.modes = modes
         self.operatorOverride = operatorOverride
         self.skipInvalid = skipInvalid
+        self.maxFieldBytes = maxFieldBytes
     }
 }
 

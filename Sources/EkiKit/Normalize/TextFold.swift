@@ -39,30 +39,67 @@ public enum TextFold {
         }
     }
 
-    /// The match form of a station name: NFKC; a bracketed alternative name dropped
-    /// (`四ツ谷(四ッ谷)`, `押上（スカイツリー前）`, `明治神宮前〈原宿〉` → 四ツ谷, 押上, 明治神宮前);
-    /// ヶ/ヵ → ケ and ッ → ツ (四ッ谷 = 四ツ谷, 市ヶ谷 = 市ケ谷); a kanji numeral before 丁目 as a
-    /// digit (本町一丁目 = 本町１丁目); the variant kanji pairs sources mix (遙/遥, 鶯/鴬, 祗/祇)
-    /// unified; spaces (incl. U+3000) and middle dots (・ ･ ·) removed; ASCII lower-cased.
-    public static func nameKey(_ s: String) -> String {
+    /// The version of `fold`. A database's search index stores folded forms: it records the
+    /// version it was built with (`eki_meta` `search_fold`) and is rebuilt when this changes
+    /// (see `StationStore.refoldSearchIndexIfNeeded`). Raise it whenever `fold` or
+    /// `SearchFold` changes what they return.
+    public static let foldVersion = 2
+
+    /// The one folding that every comparison of station names starts from (the entry rule's
+    /// name key, station search, `visit add`'s station lookup and the geocoder's station
+    /// gazetteer), so that they agree on which names are one:
+    /// 1. NFKC, then NFC (`nfkc`): full-width digits and letters become ASCII (１ → 1), half-width
+    ///    kana full-width, U+FA10 塚 and the other compatibility ideographs their unified form.
+    /// 2. A kanji numeral 一–九 right before 丁目 becomes its digit (本町一丁目 = 本町１丁目 =
+    ///    本町1丁目; 萱町六丁目 = 萱町６丁目).
+    /// 3. Variant kanji to their standard form (`KanjiVariants`, the table
+    ///    `Datasets/kanji-variants.csv`: 麴 → 麹, 髙 → 高, 濱 濵 → 浜, 邊 邉 → 辺, 遙 → 遥,
+    ///    檜 → 桧, 鶯 → 鴬, 祗 → 祇).
+    /// 4. ヶ and ヵ → ケ (市ヶ谷 = 市ケ谷), ッ → ツ (四ッ谷 = 四ツ谷).
+    /// 5. With `hiragana`, katakana ァ–ヶ, ヽ, ヾ → hiragana (after step 4, so ヶ becomes け).
+    /// Spaces, brackets and letter case are left to the callers (`nameKey` drops them,
+    /// `SearchFold.name` too).
+    public static func fold(_ s: String, hiragana: Bool = false) -> String {
         var text = nfkc(s)
+        if text.unicodeScalars.contains("\u{4E01}") {        // 丁
+            let numerals: [Character: Character] = ["一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
+                                                    "六": "6", "七": "7", "八": "8", "九": "9"]
+            var chars = Array(text)
+            for i in chars.indices.dropLast(2) where chars[i + 1] == "丁" && chars[i + 2] == "目" {
+                if let d = numerals[chars[i]] { chars[i] = d }
+            }
+            text = String(chars)
+        }
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
+        var out = String.UnicodeScalarView()
+        for u in text.unicodeScalars {
+            var v = KanjiVariants.standard(u)
+            switch v.value {
+            case 0x30F6, 0x30F5: v = "\u{30B1}"          // ヶ ヵ → ケ
+            case 0x30C3: v = "\u{30C4}"                  // ッ → ツ
+            default: break
+            }
+            if hiragana, (0x30A1...0x30F6).contains(v.value) || v.value == 0x30FD || v.value == 0x30FE {
+                v = Unicode.Scalar(v.value - 0x60)!
+            }
+            out.append(v)
+        }
+        return String(out)
+    }
+
+    /// The match form of a station name, the entry rule's name key: `fold` (NFKC, 丁目
+    /// numerals, variant kanji, ヶ/ヵ → ケ, ッ → ツ; katakana kept); a bracketed alternative
+    /// name dropped (`四ツ谷(四ッ谷)`, `押上（スカイツリー前）`, `明治神宮前〈原宿〉` → 四ツ谷,
+    /// 押上, 明治神宮前); spaces (incl. U+3000) and middle dots (・ ･ ·) removed; ASCII
+    /// lower-cased.
+    public static func nameKey(_ s: String) -> String {
+        var text = fold(s)
         if let open = text.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != text.startIndex {
             text = String(text[..<open])
         }
-        let numerals: [Character: Character] = ["一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
-                                                "六": "6", "七": "7", "八": "8", "九": "9"]
-        var chars = Array(text)
-        for i in chars.indices.dropLast(2) where chars[i + 1] == "丁" && chars[i + 2] == "目" {
-            if let d = numerals[chars[i]] { chars[i] = d }
-        }
         var out = String.UnicodeScalarView()
-        for u in String(chars).unicodeScalars {
+        for u in text.unicodeScalars {
             switch u {
-            case "\u{30F6}", "\u{30F5}": out.append("\u{30B1}")          // ヶ ヵ → ケ
-            case "\u{30C3}": out.append("\u{30C4}")                        // ッ → ツ
-            case "\u{9059}": out.append("\u{9065}")                        // 遙 → 遥
-            case "\u{9DAF}": out.append("\u{9D2C}")                        // 鶯 → 鴬
-            case "\u{7957}": out.append("\u{7947}")                        // 祗 → 祇
             case " ", "\t", "\u{3000}", "\u{30FB}", "\u{FF65}", "\u{00B7}": continue
             case "A"..."Z": out.append(Unicode.Scalar(u.value + 32)!)
             default: out.append(u)

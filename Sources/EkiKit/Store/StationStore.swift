@@ -63,6 +63,7 @@ public final class StationStore {
         }
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
+        if !readOnly { try refoldSearchIndexIfNeeded() }
     }
 
     /// True when a read-only open failed because the file's write-ahead log (`PATH-wal`, not

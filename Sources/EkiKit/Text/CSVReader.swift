@@ -18,6 +18,11 @@ public struct CSVReader {
     public let strictQuotes: Bool
     /// 1-based line on which the record last returned by `nextRecord()` starts.
     public private(set) var line: Int = 0
+    /// The longest field, in bytes, `nextRecord()` accepts; a longer one is an error (a bound
+    /// on the memory one field may take). `defaultMaxFieldBytes` unless set.
+    public var maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes
+    /// 1 MiB: far above any real station table's field (names, codes, addresses).
+    public static let defaultMaxFieldBytes = 1 << 20
 
     /// - Parameters:
     ///   - bytes: UTF-8 text; a leading BOM is skipped.
@@ -50,8 +55,8 @@ public struct CSVReader {
 
     /// The next record, or nil at the end of the input. An empty line yields `[""]`.
     /// - Throws: `CSVError` for a quote that is never closed (naming the line where the field
-    ///   started), text after a closing quote, or with `strictQuotes` a quote inside an
-    ///   unquoted field.
+    ///   started), text after a closing quote, a field longer than `maxFieldBytes` (naming the
+    ///   limit and `--max-field-bytes`), or with `strictQuotes` a quote inside an unquoted field.
     public mutating func nextRecord() throws(CSVError) -> [String]? {
         let n = bytes.count
         if pos >= n { return nil }
@@ -85,6 +90,7 @@ public struct CSVReader {
                     if c == 0x0A || (c == 0x0D && !(pos + 1 < n && bytes[pos + 1] == 0x0A)) { currentLine += 1 }
                     buf.append(c)
                     pos += 1
+                    if buf.count > maxFieldBytes { throw fieldTooLong(line: startLine, column: fieldNumber) }
                 }
                 if !closed {
                     throw CSVError(file: file, line: startLine, column: fieldNumber,
@@ -107,6 +113,7 @@ public struct CSVReader {
                                        message: "stray quote inside an unquoted field (quote the whole field and double the quote)")
                     }
                     pos += 1
+                    if pos - start > maxFieldBytes { throw fieldTooLong(line: currentLine, column: fieldNumber) }
                 }
                 fields.append(String(decoding: bytes[start..<pos], as: UTF8.self))
             }
@@ -128,6 +135,12 @@ public struct CSVReader {
             currentLine += 1
             return fields
         }
+    }
+
+    /// The error for a field longer than `maxFieldBytes`.
+    private func fieldTooLong(line: Int, column: Int) -> CSVError {
+        CSVError(file: file, line: line, column: column,
+                 message: "field is longer than the limit of \(maxFieldBytes) bytes (--max-field-bytes N raises it)")
     }
 }
 
