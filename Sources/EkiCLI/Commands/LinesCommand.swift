@@ -17,7 +17,7 @@ struct LinesCommand: Command {
       --class c|s       only conventional (c) or Shinkansen (s) lines
       --include-closed  also lines no source has open
       --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
-                    get on or off) in the totals; left out by default
+                        get on or off) in the totals; left out by default
       --format F        table (default), json (an array of lines: id, name, operator_id, class,
                         aliases, visited, total) or csv
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
