@@ -104,7 +104,9 @@ import EkiTestSupport
         #expect(try store.search("乙", options: SearchOptions(by: .name, includeClosed: true)).map(\.station.name) == ["乙"])
         // A renamed station keeps its entry (same row, same key); its search row follows.
         try store.importRecords([record("b", "2", "丁", "ブランド乙線", lat: 36)], dataset: "b")
-        #expect(try store.search("丙").isEmpty)
+        // The old name is a former name now, searched as a name: it finds the renamed entry.
+        #expect(try store.search("丙").map(\.station.name) == ["丁"])
+        #expect(try store.search("丙").first?.station.formerNames == ["丙"])
         let renamed = try store.search("丁").map(\.station.key)
         #expect(heiKey != nil && renamed == [heiKey!])
         try checkConsistency(store)

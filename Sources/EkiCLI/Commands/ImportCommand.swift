@@ -32,7 +32,9 @@ struct ImportCommand: Command {
                       used by every later import
       --edition DATE  the edition of the data (YYYY-MM-DD: N02-23's reference date, the
                       station_database commit date), stored with each dataset; where two
-                      datasets disagree on a station's name, the newer edition's is a rename
+                      datasets disagree on a station's name, the newer edition's is a rename.
+                      Default: read from the data where it can be (station_database: its
+                      newest open or closed date)
       --skip-invalid  generic CSV: skip rows without a usable position or name (empty,
                       not a number, out of range, or the placeholder 0,0) and report how
                       many, with the first few file:line; without it such a row stops the
@@ -126,9 +128,15 @@ struct ImportCommand: Command {
             }
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
-        let merged = ImportBatch.merging(batches).map { (dataset: $0.dataset, records: $0.records) }
+        let mergedBatches = ImportBatch.merging(batches)
+        let merged = mergedBatches.map { (dataset: $0.dataset, records: $0.records) }
         var editions: [String: String] = [:]
-        if let e = args["edition"] { for b in merged { editions[b.dataset] = e } }
+        if let e = args["edition"] {
+            for b in merged { editions[b.dataset] = e }
+        } else {
+            // Without --edition, the edition the importer read from the data, when it could.
+            for b in mergedBatches { if let e = b.edition { editions[b.dataset] = e } }
+        }
         let result = try store.importBatches(merged, operatorAliases: aliases,
                                              retireLimit: args.has("replace") ? nil : Self.retireLimit, editions: editions)
         for s in result.datasets {

@@ -5,7 +5,7 @@ import Foundation
 struct LineCommand: Command {
     static let summary = "one line's stations in order along it, with visits"
     static let help = """
-    usage: eki line [--db PATH] NAME|ID [--format table|json|geojson] [--visits PATH]
+    usage: eki line [--db PATH] NAME|ID [--format table|json|geojson] [--include-staff-only] [--visits PATH]
 
     Lists the entries of one line in order along it (branch by branch), each with its visit
     mark and completion date. NAME is a line id (jr-central/s/東海道新幹線) or any name of it
@@ -15,6 +15,8 @@ struct LineCommand: Command {
                     json`) and `stations` (key, name, reading, order, visited, completed, and
                     branch when the line has several); geojson: the stations as points and a
                     LineString through them in order per branch (degrees WGS84, [lon, lat])
+      --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
+                    get on or off) in the totals; left out by default
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     Examples:
       eki line 東海道新幹線
@@ -27,7 +29,7 @@ struct LineCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "visits"], flags: [])
+        args = try Arguments(arguments, valued: ["db", "format", "visits"], flags: ["include-staff-only"])
         self.console = console
         guard args.positionals.count == 1 else { throw UsageError("expected one line NAME or ID, got \(args.positionals.count) arguments") }
         name = args.positionals[0]
@@ -54,9 +56,11 @@ struct LineCommand: Command {
         }
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
-        let line = first.line
+        // Staff-only stops stay listed but leave the totals unless asked for.
+        let staffOnly = args.has("include-staff-only") ? [] : try store.keys(of: .staffOnly)
+        let line = first.line.without(staffOnly)
         let branched = Set(stops.map(\.branch)).count > 1
-        let open = stops.filter { $0.station.isOpen }
+        let open = stops.filter { $0.station.isOpen && !staffOnly.contains($0.station.key) }
         let visitedCount = Set(open.filter { visits.isVisited($0.station.key) }.map(\.station.key)).count
         var lineJSON = LineJSON.line(line, visited: visitedCount)
         if let section = first.section, case .object(var members) = lineJSON {

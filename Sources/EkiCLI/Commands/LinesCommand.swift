@@ -7,7 +7,7 @@ struct LinesCommand: Command {
     static let summary = "lines (路線) with stations visited / total, per operator"
     static let help = """
     usage: eki lines [--db PATH] [--operator X] [--prefecture P] [--class c|s] [--include-closed]
-                     [--format table|json|csv] [--visits PATH]
+                     [--include-staff-only] [--format table|json|csv] [--visits PATH]
 
     Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see README,
     "Lines"), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
@@ -16,6 +16,8 @@ struct LinesCommand: Command {
       --prefecture P    only lines with open entries in prefecture P (神奈川県), counting those
       --class c|s       only conventional (c) or Shinkansen (s) lines
       --include-closed  also lines no source has open
+      --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
+                        get on or off) in the totals; left out by default
       --format F        table (default), json (an array of lines: id, name, operator_id, class,
                         aliases, visited, total) or csv
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
@@ -31,7 +33,7 @@ struct LinesCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: ["db", "operator", "prefecture", "class", "format", "visits"],
-                             flags: ["include-closed"])
+                             flags: ["include-closed", "include-staff-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         serviceClass = try Self.serviceClass(args["class"])
@@ -53,11 +55,14 @@ struct LinesCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
+        // Staff-only stops leave the totals unless asked for.
+        let staffOnly = args.has("include-staff-only") ? [] : try store.keys(of: .staffOnly)
         // By operator type, then as the store orders them (operator, class, name).
         let lines = try store.lines(operator: args["operator"], prefecture: args["prefecture"], serviceClass: serviceClass,
                                     includeClosed: args.has("include-closed"))
             .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
             .map(\.element)
+            .map { $0.without(staffOnly) }
         let visited = { (l: Line) in l.stationKeys.filter(visits.isVisited).count }
         switch format {
         case .json:

@@ -5,6 +5,7 @@ struct StatsCommand: Command {
     static let summary = "completion: visited / total / percent, per operator, line, prefecture or class"
     static let help = """
     usage: eki stats [--by operator|line|prefecture|class] [--format table|json|csv]
+                     [--include-staff-only]
 
     Counts the open entries of the station database with a counting visit (see `eki visit
     --help`) against all open entries, in total and per group, most visited first. Closed
@@ -12,6 +13,8 @@ struct StatsCommand: Command {
     visit check` lists them). By line, an entry counts once in each of its lines.
       --by G        operator (its short name: JR東海), line, prefecture or class
       --format F    table (default), json or csv
+      --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
+                    get on or off) in the totals; left out by default
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
 
@@ -21,7 +24,7 @@ struct StatsCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["by", "format", "db", "visits"], flags: [])
+        args = try Arguments(arguments, valued: ["by", "format", "db", "visits"], flags: ["include-staff-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         if let by = args["by"] {
@@ -41,8 +44,9 @@ struct StatsCommand: Command {
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console)
         let visited = try VisitedStations(log: log, store: store)
         // By line: the unified lines of the line table when the database has one.
-        let stats = grouping == .line && store.hasLineTable ? try visited.lineStatistics(store: store)
-            : try visited.statistics(store: store, by: grouping)
+        let staff = args.has("include-staff-only")
+        let stats = grouping == .line && store.hasLineTable ? try visited.lineStatistics(store: store, includeStaffOnly: staff)
+            : try visited.statistics(store: store, by: grouping, includeStaffOnly: staff)
         let name = grouping?.rawValue ?? "group"
         switch format {
         case .json:

@@ -33,6 +33,7 @@ struct StationRow {
 enum StationOutput {
     /// The whole output for `rows` in `format`. A table is fitted to `width` columns (nil: no
     /// limit) by cutting long cells with `…`: lines first, then readings, operators and names;
+    /// a seasonal or staff-only stop has its kind after its name (`黒部峡谷 猫又 (staff-only)`);
     /// json, geojson and csv always carry full values. Features and json objects are written by
     /// `StationFeatureJSON` (the members are listed there), one member per line.
     static func render(_ rows: [StationRow], format: OutputFormat, width: Int? = nil) -> String {
@@ -57,7 +58,7 @@ enum StationOutput {
             JSONBytes.append("\n]\n", to: &out)
             return String(decoding: out, as: UTF8.self)
         case .csv:
-            var header = ["key", "name", "reading", "latin_name", "operator", "operator_id", "class", "lines", "prefecture", "open", "lat", "lon", "sources"]
+            var header = ["key", "name", "reading", "latin_name", "operator", "operator_id", "class", "lines", "prefecture", "open", "kind", "lat", "lon", "sources"]
             if rows.contains(where: { $0.distance != nil }) { header.append("distance_m") }
             header += rows.first?.extra.map(\.0) ?? []
             var out = header.joined(separator: ",") + "\r\n"
@@ -65,7 +66,7 @@ enum StationOutput {
                 let s = r.station
                 var f = [s.key, s.name, s.reading ?? "", s.latinName ?? "", s.operatorName ?? "", s.operatorID,
                          s.serviceClass.rawValue, s.lines.joined(separator: ";"), s.prefecture ?? "",
-                         s.isOpen ? "1" : "0", String(s.coordinate.lat), String(s.coordinate.lon),
+                         s.isOpen ? "1" : "0", s.kind.rawValue, String(s.coordinate.lat), String(s.coordinate.lon),
                          s.sources.map(\.description).joined(separator: ";")]
                 if header.contains("distance_m") { f.append(r.distance.map { String(format: "%.1f", $0) } ?? "") }
                 f += r.extra.map { plain($0.1) }
@@ -80,7 +81,8 @@ enum StationOutput {
             header.append("key")
             let body = rows.map { r -> [String] in
                 let s = r.station
-                var f = [s.name + (s.isOpen ? "" : s.retired != nil ? " (retired)" : " (closed)"), s.reading ?? "", s.operatorLabel ?? "-",
+                var f = [s.name + (s.kind == .regular ? "" : " (\(s.kind.rawValue))")
+                         + (s.isOpen ? "" : s.retired != nil ? " (retired)" : " (closed)"), s.reading ?? "", s.operatorLabel ?? "-",
                          s.serviceClass == .shinkansen ? "新幹線" : "在来線", s.lines.joined(separator: ", "),
                          String(format: "%.6f", s.coordinate.lat), String(format: "%.6f", s.coordinate.lon)]
                 if withDistance { f.insert(formatDistance(r.distance ?? 0), at: 0) }

@@ -13,6 +13,8 @@ import Foundation
 /// name; `name` is disambiguated, e.g. `東山(北海道)`), the reading `name_kana` with bracketed
 /// alternatives removed (`さんのみや(こうべさんのみや)` → `さんのみや`). register.csv's `index`
 /// is the row's order along its line (`lineOrder`), line.csv's `color` the line's colour.
+/// The batch's `edition` is the newest `open_date` or `closed_date` of station.csv and line.csv
+/// (the data has no version file).
 public struct StationDatabaseImporter: StationImporter {
     public static let dataset = "station-database"
 
@@ -95,7 +97,13 @@ public struct StationDatabaseImporter: StationImporter {
         let lCode = try CSVInput.require(t, "code"), lName = try CSVInput.require(t, "name"),
             lCompany = try CSVInput.require(t, "company_code"), lClosed = try CSVInput.require(t, "closed")
         let lColor = t.header.firstIndex(of: "color")
+        // The edition: the newest open or closed date anywhere in the data (the data has no
+        // version file; a new edition adds the latest openings and closures).
+        var newest = ""
+        func note(_ v: String) { if Self.isDate(v), v > newest { newest = v } }
+        let lClosedDate = t.header.firstIndex(of: "closed_date")
         while let row = try t.nextRow() {
+            if let c = lClosedDate { note(row.fields[c]) }
             guard let code = Int(row.fields[lCode]) else { throw row.error(column: lCode, "'\(row.fields[lCode])' is not a line code") }
             let companyCode = CSVInput.value(row.fields[lCompany])
             if let cc = companyCode, companies[cc] == nil {
@@ -113,7 +121,9 @@ public struct StationDatabaseImporter: StationImporter {
             sKana = try CSVInput.require(t, "name_kana"), sLat = try CSVInput.require(t, "lat"),
             sLon = try CSVInput.require(t, "lng"), sPref = try CSVInput.require(t, "prefecture"),
             sClosed = try CSVInput.require(t, "closed")
+        let sDates = ["open_date", "closed_date"].compactMap { t.header.firstIndex(of: $0) }
         while let row = try t.nextRow() {
+            for c in sDates { note(row.fields[c]) }
             stations[row.fields[sCode]] = StationRow(
                 name: row.fields[sName], reading: CSVInput.value(row.fields[sKana]).map(Self.cleanReading),
                 coordinate: try CSVInput.coordinate(row, lat: sLat, lon: sLon),
@@ -139,7 +149,16 @@ public struct StationDatabaseImporter: StationImporter {
                 isClosed: s.closed || l.closed,
                 lineOrder: rIndex.flatMap { Int(row.fields[$0]) }, lineColor: l.color))
         }
-        return ImportBatch(dataset: Self.dataset, records: records)
+        var batch = ImportBatch(dataset: Self.dataset, records: records)
+        batch.edition = newest.isEmpty ? nil : newest
+        return batch
+    }
+
+    /// True for `YYYY-MM-DD` (digits in place; `NULL` and other text are not dates).
+    static func isDate(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard u.count == 10, u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-") else { return false }
+        return u.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }
     }
 
     /// Drops bracketed alternatives and spaces: `さんのみや(こうべさんのみや)` → `さんのみや`.

@@ -14,6 +14,9 @@ public struct ImportBatch: Sendable {
     /// Why the input gave no rows, when it gave none and the importer can tell (routes all
     /// excluded by `--modes`, an OSM file without stations).
     public var emptyReason: String?
+    /// The edition (YYYY-MM-DD) the importer read from the data, when it can tell (station_database:
+    /// its newest open or closed date); `eki import` stores it when `--edition` is not given.
+    public var edition: String?
 
     public init(dataset: String, records: [SourceRecord] = [], warnings: [ImportWarning] = [],
                 skipped: SkippedRows = SkippedRows()) {
@@ -22,6 +25,7 @@ public struct ImportBatch: Sendable {
         self.warnings = warnings
         self.skipped = skipped
         self.emptyReason = nil
+        self.edition = nil
     }
 }
 

@@ -104,6 +104,7 @@ extension ImportBatch {
                 merged[i].warnings += b.warnings
                 merged[i].skipped.count += b.skipped.count
                 merged[i].skipped.first += b.skipped.first.prefix(SkippedRows.shown - merged[i].skipped.first.count)
+                if let e = b.edition, e > (merged[i].edition ?? "") { merged[i].edition = e }
             } else {
                 merged.append(b)
             }

@@ -5,8 +5,8 @@
 /// Point geometry with `coordinates` `[lon, lat]` (degrees WGS84), and `properties`, in this order:
 /// - `key` (string), `name` (string), `reading` (katakana or null), `latin_name` (or null),
 ///   `operator` (name or null), `operator_id` (string), `class` (`shinkansen`|`conventional`),
-///   `lines` (array of strings), `prefecture` (or null), `open` (bool), `sources` (array of
-///   `dataset:id` strings);
+///   `lines` (array of strings), `prefecture` (or null), `open` (bool), `kind` (`regular`|
+///   `seasonal`|`staff-only`, `StationKind`), `sources` (array of `dataset:id` strings);
 /// - then `distance_m` (geodesic distance in metres, one decimal) when a distance is known;
 /// - then the caller's extra members (`matched_field`, `match`, `visited`, `completed`, …).
 ///
@@ -129,6 +129,7 @@ public enum StationFeatureJSON {
         name("lines", indent, &o); JSONBytes.appendStrings(s.lines, to: &o)
         name("prefecture", indent, &o); JSONBytes.appendOptional(s.prefecture, to: &o)
         name("open", indent, &o); JSONBytes.append(s.isOpen ? "true" : "false", to: &o)
+        name("kind", indent, &o); JSONBytes.appendQuoted(s.kind.rawValue, to: &o)
         name("sources", indent, &o); JSONBytes.appendStrings(s.sources.map(\.description), to: &o)
     }
 

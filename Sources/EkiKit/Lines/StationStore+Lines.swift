@@ -196,11 +196,13 @@ extension VisitedStations {
     /// Visited / total per line of the line table (`StationStore.lines()`, open lines, open
     /// entries), grouped as `<operator short name> <line name>` (JR東海 東海道新幹線), most
     /// visited first (then largest, then by name). The total and the closed and orphaned
-    /// counts are those of `statistics(store:by:)`.
+    /// counts are those of `statistics(store:by:)`; staff-only stops are in no total unless
+    /// `includeStaffOnly`.
     /// - Throws: `SQLiteError`.
-    public func lineStatistics(store: StationStore) throws -> VisitStatistics {
-        var all = try statistics(store: store, by: nil)
-        all.groups = try store.lines().map { l in
+    public func lineStatistics(store: StationStore, includeStaffOnly: Bool = false) throws -> VisitStatistics {
+        var all = try statistics(store: store, by: nil, includeStaffOnly: includeStaffOnly)
+        let staffOnly = includeStaffOnly ? [] : try store.keys(of: .staffOnly)
+        all.groups = try store.lines().map { $0.without(staffOnly) }.map { l in
             VisitTally(group: "\(l.operatorName) \(l.name)", visited: l.stationKeys.filter(isVisited).count, total: l.total)
         }.sorted {
             ($0.visited, $0.total) != ($1.visited, $1.total) ? ($0.visited, $0.total) > ($1.visited, $1.total) : $0.group < $1.group

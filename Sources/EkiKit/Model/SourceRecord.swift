@@ -32,12 +32,17 @@ public struct SourceRecord: Hashable, Sendable {
     /// source's spelling or a newer name (kept on the entry as former names, searchable). Not
     /// stored with the row.
     public var aliases: [String]
+    /// The kind of stop (`StationKind`), set by `SourceReconciler` from `StationKinds` (neither
+    /// source gives it); `regular` otherwise. Not stored with the row.
+    public var kind: StationKind
 
     public init(source: SourceRef, name: String, reading: String? = nil, latinName: String? = nil,
                 operatorName: String?, operatorRef: String? = nil, serviceClass: ServiceClass,
                 lines: [String], coordinate: Coordinate, prefecture: String? = nil,
-                isClosed: Bool = false, lineOrder: Int? = nil, lineColor: String? = nil, aliases: [String] = []) {
+                isClosed: Bool = false, lineOrder: Int? = nil, lineColor: String? = nil, aliases: [String] = [],
+                kind: StationKind = .regular) {
         self.aliases = aliases
+        self.kind = kind
         self.source = source
         self.name = name
         self.reading = reading

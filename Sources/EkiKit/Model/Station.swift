@@ -33,11 +33,16 @@ public struct Station: Hashable, Sendable {
     /// nil while any source still has it. Retired entries are kept for the records that refer
     /// to them and left out of queries and totals.
     public var retired: String?
+    /// The kind of stop (regular, seasonal, staff-only): the most restricted kind of its rows
+    /// (`StationKind`). Staff-only entries are left out of totals by default.
+    public var kind: StationKind
 
     public init(key: String, name: String, reading: String?, latinName: String?, operatorName: String?,
                 operatorRef: String?, serviceClass: ServiceClass, lines: [String], prefecture: String?,
                 coordinate: Coordinate, sources: [SourceRef], isOpen: Bool,
-                formerNames: [String] = [], retired: String? = nil, operatorID: String = "-") {
+                formerNames: [String] = [], retired: String? = nil, operatorID: String = "-",
+                kind: StationKind = .regular) {
+        self.kind = kind
         self.key = key
         self.name = name
         self.reading = reading

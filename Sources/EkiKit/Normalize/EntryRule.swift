@@ -217,7 +217,8 @@ public struct EntryRule: Sendable {
             coordinate: Coordinate(lat: sumLat / n, lon: sumLon / n),
             sources: sources.sorted(),
             isOpen: isOpen,
-            formerNames: aliases.sorted())
+            formerNames: aliases.sorted(),
+            kind: rows.lazy.map(\.kind).max() ?? .regular)
     }
 
     /// Open/closed decided per row, then per entry: the entry is open when one of its rows is.

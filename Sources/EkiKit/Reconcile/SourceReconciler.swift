@@ -23,6 +23,8 @@ import Foundation
 /// 5. `unifyClasses` — one station two sources put in two classes (ガーラ湯沢) takes one.
 /// 6. `unifyNames` — renames after an older dataset's edition, then name variants of one
 ///    operator and class close together, take one name; the others become the rows' aliases.
+/// 7. `applyKinds` — rows listed in `StationKinds` (staff-only stops, seasonal 臨時駅) take
+///    their kind.
 ///
 /// Deterministic and independent of row order: every choice among candidates takes the
 /// nearest, ties broken by dataset, then source id. Cross-source look-ups go through a grid
@@ -52,8 +54,11 @@ public struct SourceReconciler: Sendable {
     public var olderDatasets: [String: Set<String>]
     /// Dataset trust order for names (`EntryRule.sourcePriority`).
     public var sourcePriority: [String]
+    /// Curated kinds of stop (`StationKinds`; default the built-in table).
+    public var kinds: StationKinds
 
     public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
+                kinds: StationKinds = .builtIn,
                 perStationDatasets: Set<String> = ["n02"],
                 perLineDatasets: Set<String> = ["station-database", "ekidata"],
                 matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
@@ -61,6 +66,7 @@ public struct SourceReconciler: Sendable {
                 olderDatasets: [String: Set<String>] = ["station-database": ["n02"]],
                 sourcePriority: [String] = EntryRule.defaultPriority) {
         self.variantDistance = variantDistance
+        self.kinds = kinds
         self.olderDatasets = olderDatasets
         self.sourcePriority = sourcePriority
         self.operators = operators
@@ -129,6 +135,7 @@ public struct SourceReconciler: Sendable {
         fillAttributes(&ctx, &report)
         unifyClasses(&ctx, &report)
         unifyNames(&ctx, &report, rank: rank)
+        applyKinds(&ctx)
         var out: [[SourceRecord]] = []
         var at = 0
         for s in segments {

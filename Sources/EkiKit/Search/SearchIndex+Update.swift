@@ -54,7 +54,7 @@ extension SearchIndex {
             builder.tables = ("temp.search_posting_new", "temp.search_gram_new")
         }
         let select = try db.prepare("""
-            SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat
+            SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat, s.former_names
             FROM stations s WHERE s.fid > ? AND NOT EXISTS (SELECT 1 FROM search_entry e WHERE e.fid = s.fid)
             ORDER BY s.fid LIMIT 2000
             """)
@@ -67,7 +67,8 @@ extension SearchIndex {
                                   reading: select.optionalText(3), latinName: select.optionalText(4),
                                   operatorName: select.optionalText(5), serviceClass: select.text(6),
                                   lines: JSONText.decodeStrings(select.text(7)),
-                                  open: select.int64(8) != 0, lon: select.double(9), lat: select.double(10)))
+                                  open: select.int64(8) != 0, lon: select.double(9), lat: select.double(10),
+                                  formerNames: JSONText.decodeStrings(select.text(11))))
             }
             select.reset()
             guard let end = rows.last?.fid else { break }
@@ -183,6 +184,8 @@ struct SearchIndexBuilder {
     struct Row {
         var fid: Int64, key: String, name: String, reading: String?, latinName: String?
         var operatorName: String?, serviceClass: String, lines: [String], open: Bool, lon: Double, lat: Double
+        /// Former names and other names of the entry (`Station.formerNames`), searched as names.
+        var formerNames: [String] = []
     }
 
     let db: Database
@@ -240,8 +243,14 @@ struct SearchIndexBuilder {
             lineCache[cacheKey] = forms
             for f in forms where !lineForms.contains(f) { lineForms.append(f) }
         }
+        // The name, then the former and other names (試験場前 finds 聖マリア病院前).
+        var nameForms = name.isEmpty ? [] : [name]
+        for f in r.formerNames {
+            let form = Self.cached(&nameCache, f) { SearchFold.name($0) }
+            if !form.isEmpty, !nameForms.contains(form) { nameForms.append(form) }
+        }
         let fields: [(SearchField, [String])] = [
-            (.name, name.isEmpty ? [] : [name]), (.reading, readingForm.isEmpty ? [] : [readingForm]),
+            (.name, nameForms), (.reading, readingForm.isEmpty ? [] : [readingForm]),
             (.romaji, romajiForms), (.line, lineForms), (.operator, op.map { $0.isEmpty ? [] : [$0] } ?? []),
         ]
         let sortKey = sortKey(key: r.key, name: r.name, reading: r.reading)

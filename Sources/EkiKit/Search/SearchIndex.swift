@@ -8,9 +8,9 @@ import EkiSQLite
 ///   trigger `search_entry_stale` when a searched column of the entry changes, to be written
 ///   again): the sort key (folded reading, else folded name; then folded name and key, joined
 ///   by U+0001) and the sort id `sid`, an integer in the same order, open flag, point, and for
-///   each field the folded forms joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so
-///   that one `instr` tests exact (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches
-///   of any form.
+///   each field the folded forms (names: the name, then its former names) joined and framed
+///   by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr` tests exact (`\u{1}q\u{1}`),
+///   prefix (`\u{1}q`) or partial (`q`) matches of any form.
 /// - `search_term`: each distinct (field, folded form). Prefix search is a range scan of its
 ///   (field, form) index.
 /// - `search_posting`: term → entries, each with its sort id and open flag, clustered by
@@ -57,8 +57,13 @@ struct SearchIndex {
     CREATE VIRTUAL TABLE search_fts USING fts5(f0, f1, f2, f3, f4, content='',
       tokenize='trigram case_sensitive 1', detail=column);
     CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
-    CREATE TRIGGER search_entry_stale AFTER UPDATE OF key, name, reading, latin_name, operator, class, lines, open, lon, lat
-      ON stations BEGIN DELETE FROM search_entry WHERE fid = OLD.fid; END;
+    """ + staleTrigger
+
+    /// Drops an entry's index row when a searched column of it changes (since schema version 5
+    /// also its former names), so that `update()` writes it again.
+    static let staleTrigger = """
+    CREATE TRIGGER search_entry_stale AFTER UPDATE OF key, name, reading, latin_name, operator, class, lines, open, lon, lat,
+      former_names ON stations BEGIN DELETE FROM search_entry WHERE fid = OLD.fid; END;
 
     """
 

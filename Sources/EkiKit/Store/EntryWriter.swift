@@ -40,7 +40,7 @@ struct EntryWriter {
                 if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
                     Self.bind(plan.station(i), base: base, to: update)
-                    update.bind(old.fid, at: 19)
+                    update.bind(old.fid, at: 20)
                     try update.runBound()
                     summary.updated += 1
                 } else {
@@ -193,16 +193,16 @@ struct EntryWriter {
 
     static let insertStationSQL = """
         INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                              lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                              lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id, kind)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         """
     static let updateStationSQL = """
         UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
           operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
-          former_names = ?, retired = ?, operator_id = ? WHERE fid = ?
+          former_names = ?, retired = ?, operator_id = ?, kind = ? WHERE fid = ?
         """
 
-    /// Binds parameters 1…18 of `insertStationSQL` / `updateStationSQL`.
+    /// Binds parameters 1…19 of `insertStationSQL` / `updateStationSQL`.
     static func bind(_ s: Station, base: String, to st: Statement) {
         GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
         st.bind(s.key, at: 2); st.bind(base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
@@ -212,7 +212,7 @@ struct EntryWriter {
         st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
         st.bind(JSONText.encodeStrings(s.sources.map(\.description)), at: 15)
         st.bind(JSONText.encodeStrings(s.formerNames), at: 16); st.bind(s.retired, at: 17)
-        st.bind(s.operatorID, at: 18)
+        st.bind(s.operatorID, at: 18); st.bind(s.kind.rawValue, at: 19)
     }
 }
 

@@ -7,8 +7,9 @@ import EkiSQLite
 /// (keys of entries merged into others), and the search index (`SearchIndex`).
 enum Schema {
     /// 2: stations with source rows, aliases, operator ids. 3: search index. 4: line table
-    /// (`LineTable`) and the rows' order along their lines.
-    static let version = 4
+    /// (`LineTable`) and the rows' order along their lines. 5: the entries' `kind` (`StationKind`), former
+    /// names in the search index.
+    static let version = 5
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -57,7 +58,8 @@ enum Schema {
       lat REAL NOT NULL,
       sources TEXT NOT NULL,
       former_names TEXT NOT NULL DEFAULT '[]',
-      retired TEXT);
+      retired TEXT,
+      kind TEXT NOT NULL DEFAULT 'regular' CHECK (kind IN ('regular', 'seasonal', 'staff-only')));
     CREATE TABLE source_records (
       dataset TEXT NOT NULL,
       ord INTEGER NOT NULL,
@@ -110,7 +112,10 @@ enum Schema {
     /// transaction per step: 2 → 3 adds the search index and builds it from the entries; 3 → 4
     /// adds the rows' line order and colour (empty for rows imported before: import again to
     /// fill them) and the line table, built from the stored rows. Other versions are left
-    /// alone (`StationStore.init` then reports the mismatch).
+    /// alone (`StationStore.init` then reports the mismatch). 4 → 5 adds the entries' `kind`
+    /// (`StationKinds.builtIn` applied to the stored entries by operator id and folded name)
+    /// and indexes
+    /// every entry again, its former names searched as names.
     /// - Throws: `SQLiteError`.
     static func migrate(_ store: StationStore) throws {
         let db = store.db
@@ -140,5 +145,38 @@ enum Schema {
                 try setVersion(4)
             }
         }
+        if try current() == 4 {
+            try db.transaction {
+                let info = try db.prepare("SELECT 1 FROM pragma_table_info('stations') WHERE name = 'kind'")
+                if try !info.step() {
+                    try db.execute("""
+                        ALTER TABLE stations ADD COLUMN kind TEXT NOT NULL DEFAULT 'regular'
+                          CHECK (kind IN ('regular', 'seasonal', 'staff-only'))
+                        """)
+                }
+                // The curated kinds on the stored entries (an import of the same rows again
+                // writes nothing, so it would not bring them).
+                try fillKinds(db)
+                // Former names are searched since version 5: index every entry again.
+                try db.execute("DROP TRIGGER IF EXISTS search_entry_stale; DELETE FROM search_posting; DELETE FROM search_entry;")
+                try db.execute(SearchIndex.staleTrigger)
+                try store.searchIndex.update()
+                try setVersion(5)
+            }
+        }
+    }
+
+    /// Sets the kind of the stored entries `StationKinds.builtIn` lists (operator id and
+    /// `TextFold.nameKey` of the name, as the reconciler matches rows).
+    static func fillKinds(_ db: Database) throws {
+        let kinds = StationKinds.builtIn
+        let ops = Set(kinds.entries.map(\.operatorID))
+        let s = try db.prepare("SELECT fid, operator_id, name FROM stations")
+        var found: [(Int64, StationKind)] = []
+        while try s.step() {
+            if ops.contains(s.text(1)), let k = kinds.kind(operatorID: s.text(1), nameKey: TextFold.nameKey(s.text(2))) { found.append((s.int64(0), k)) }
+        }
+        let update = try db.prepare("UPDATE stations SET kind = ? WHERE fid = ?")
+        for (fid, k) in found { try update.run([.text(k.rawValue), .int(fid)]) }
     }
 }

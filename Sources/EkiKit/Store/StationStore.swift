@@ -103,7 +103,7 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id"
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id, s.kind"
 
     /// A station from `columns`, starting at column `o`.
     static func station(from s: Statement, offset o: Int32 = 0) -> Station {
@@ -118,7 +118,7 @@ public final class StationStore {
                 },
                 isOpen: s.int64(o + 9) != 0,
                 formerNames: JSONText.decodeStrings(s.text(o + 13)), retired: s.optionalText(o + 14),
-                operatorID: s.text(o + 15))
+                operatorID: s.text(o + 15), kind: StationKind(rawValue: s.text(o + 16)) ?? .regular)
     }
 
     /// Every entry, sorted by key.

@@ -55,12 +55,15 @@ public struct VisitStatistics: Sendable {
 
 extension VisitedStations {
     /// Visited / total per group over the open entries of `store` (retired entries leave the
-    /// totals but keep their visits, counted in `closedVisited`).
+    /// totals but keep their visits, counted in `closedVisited`). Staff-only stops
+    /// (`StationKind.staffOnly`: no passenger may get on or off) are in no total unless
+    /// `includeStaffOnly`.
     /// - Throws: `SQLiteError`.
-    public func statistics(store: StationStore, by grouping: VisitGrouping?) throws -> VisitStatistics {
+    public func statistics(store: StationStore, by grouping: VisitGrouping?,
+                           includeStaffOnly: Bool = false) throws -> VisitStatistics {
         var tallies: [String: VisitTally] = [:]
         var total = VisitTally(group: "total", visited: 0, total: 0)
-        for s in try store.allStations(includeClosed: false) {
+        for s in try store.allStations(includeClosed: false) where includeStaffOnly || s.kind != .staffOnly {
             let visited = isVisited(s.key) ? 1 : 0
             total.total += 1
             total.visited += visited

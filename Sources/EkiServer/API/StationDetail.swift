@@ -73,6 +73,7 @@ public struct StationDetail: Sendable {
             ("key", s.key),
         ]
         if !s.formerNames.isEmpty { lines.insert(("former names", s.formerNames.joined(separator: ", ")), at: 1) }
+        if s.kind != .regular { lines.insert(("kind", s.kind.rawValue), at: 1) }
         var out = lines.map { "\($0.0.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
         out += "visits (\(visits.count))\(visits.isEmpty ? "" : ":")\n"
         for v in visits {
