@@ -79,10 +79,27 @@ extension SourceReconciler {
         // A line whose name begins with JR is a JR company's: such a row keeps its operator
         // against another operator's line of the same folded name nearby (N02's 近鉄 奈良線 at
         // 近鉄奈良 beside station_database's JR奈良線 at 奈良).
+        // A line whose name begins with its own operator's name (`熊本電鉄上熊本線`) is that
+        // operator's when the per-station source has the operator at the station (N02-23 has
+        // 熊本電鉄 at 上熊本 on 菊池線, and 熊本市電's 上熊本線 there): the name says whose it is.
+        // 神戸高速東西線 still goes by N02-23, which has no 神戸高速鉄道 rows (it owns the track
+        // only; 阪急, 阪神 and 神戸電鉄 run on it).
+        let prefixes = operatorPrefixes()
+        var named: [String: String?] = [:]
+        func namedOperator(_ line: String) -> String? {
+            if let v = named[line] { return v }
+            let v = operatorNamed(byLine: line, prefixes)?.id
+            named[line] = v
+            return v
+        }
         var changes: [(Int, Int)] = []
         for i in ctx.rows.indices where perLineDatasets.contains(ctx.rows[i].source.dataset) && !ctx.rows[i].isClosed {
             let r = ctx.rows[i]
             let own = id(i)
+            if let own, r.lines.contains(where: { namedOperator($0) == own }),
+               !ctx.neighbours(of: i, within: matchDistance, loose: true, where: { j in
+                   perStationDatasets.contains(ctx.rows[j].source.dataset) && id(j) == own
+               }).isEmpty { continue }
             let jrOnly = r.lines.contains { TextFold.nfkc($0).hasPrefix("JR") }
             let candidates = ctx.neighbours(of: i, within: matchDistance, loose: true) { j in
                 let o = ctx.rows[j]

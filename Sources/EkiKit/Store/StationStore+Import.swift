@@ -113,7 +113,8 @@ extension StationStore {
             trace.mark("store source rows")
             let merge = try rederive(rule: rule, today: today, batches: batches)
             let retired = try retiredSince(before)
-            let over = retired.filter { d, r in retireLimit.map { Double(r.count) > $0 * Double(before[d]!.count) } ?? false }
+            let lost = retireLimit == nil ? [:] : try lostSince(before)
+            let over = lost.filter { d, r in retireLimit.map { Double(r.count) > $0 * Double(before[d]!.count) } ?? false }
             if let retireLimit, !over.isEmpty {
                 throw RetireLimitError(shares: over.keys.sorted().map {
                     .init(dataset: $0, wouldRetire: over[$0]!.count, of: before[$0]!.count, examples: over[$0]!.examples)

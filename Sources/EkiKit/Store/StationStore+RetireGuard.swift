@@ -7,7 +7,8 @@ public struct RetireLimitError: Error, CustomStringConvertible, Sendable, Equata
     /// One dataset the import would thin out.
     public struct Share: Sendable, Equatable {
         public var dataset: String
-        /// Entries of the dataset the import would retire.
+        /// Entries of the dataset the import would retire or take the dataset's rows from (an
+        /// entry another dataset keeps open still loses this dataset's rows).
         public var wouldRetire: Int
         /// Entries holding rows of the dataset before the import (not retired).
         public var of: Int
@@ -65,6 +66,29 @@ extension StationStore {
         for (dataset, fids) in before {
             let hit = order.filter { fids.contains($0) }
             out[dataset] = (hit.count, hit.prefix(examples).map { retiredNow[$0]! })
+        }
+        return out
+    }
+
+    /// Of the entries `before` (from `unretiredEntries`), those that hold no row of their
+    /// dataset now (retired, merged away, or kept open only by another dataset), per dataset:
+    /// the count and the first `examples` as `key (name)` in key order. This is what a partial
+    /// file imported as a whole dataset does on a database of several datasets, where most
+    /// entries survive through the others.
+    func lostSince(_ before: [String: Set<Int64>], examples: Int = 5) throws -> [String: (count: Int, examples: [String])] {
+        let now = try unretiredEntries(of: Array(before.keys))
+        let names = try db.prepare("SELECT key, name FROM stations WHERE fid = ?")
+        var out: [String: (count: Int, examples: [String])] = [:]
+        for (dataset, fids) in before {
+            let lost = fids.subtracting(now[dataset] ?? [])
+            var labels: [String] = []
+            for f in lost {
+                names.reset()
+                try names.bind([.int(f)])
+                if try names.step() { labels.append("\(names.text(0)) (\(names.text(1)))") }
+            }
+            labels.sort()
+            out[dataset] = (lost.count, Array(labels.prefix(examples)))
         }
         return out
     }
