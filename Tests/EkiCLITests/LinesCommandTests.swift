@@ -98,7 +98,10 @@ import EkiTestSupport
         #expect(near.out.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }
                 == ["jr-east/c/湯河原", "jr-east/c/真鶴", "jr-east/c/根府川"])
         let box = run("none.sqlite", "bbox", "139.0,35.0,139.2,35.3", "--prefecture", "静岡県", "--format", "csv")
-        #expect(box.out.split(separator: "\r\n").count == 8)   // header + 7 entries, all 静岡県
+        // header + 9 entries, all 静岡県: 熱海 ×3, 来宮, 伊豆多賀, 宇佐美, 網代, 十国峠山頂, 十国峠山麓 (熱海市)
+        #expect(box.out.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+                == ["jr-central/c/熱海", "jr-central/s/熱海", "jr-east/c/伊豆多賀", "jr-east/c/宇佐美", "jr-east/c/来宮", "jr-east/c/熱海",
+                    "jr-east/c/網代", "jukkoku-toge/c/十国峠山頂", "jukkoku-toge/c/十国峠山麓"])
         let lines = run("none.sqlite", "lines", "--prefecture", "静岡県", "--class", "s", "--format", "csv")
         #expect(lines.out == "id,operator_type,operator_id,operator,name,class,visited,total,percent\r\njr-central/s/東海道新幹線,JR,jr-central,JR東海,東海道新幹線,shinkansen,0,6,0.00\r\n")
     }
