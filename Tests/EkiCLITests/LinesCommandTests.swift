@@ -105,4 +105,27 @@ import EkiTestSupport
         let lines = run("none.sqlite", "lines", "--prefecture", "静岡県", "--class", "s", "--format", "csv")
         #expect(lines.out == "id,operator_type,operator_id,operator,name,class,visited,total,percent\r\njr-central/s/東海道新幹線,JR,jr-central,JR東海,東海道新幹線,shinkansen,0,6,0.00\r\n")
     }
+
+    @Test(.needsN02AndStationDatabase) func infoListsLinesAndTheUnmatched() throws {
+        func info(_ args: String...) -> EkiRun { eki(["info", "--db", RealData.combinedDatabase] + args) }
+        let table = info()
+        #expect(table.out.contains("""
+            lines: 631 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
+            dataset           lines  unmatched
+            n02               596    45
+            station-database  586    35
+
+            """))
+        let summary = try #require(try json(info("--format", "json").out) as? [String: Any])
+        let lines = try #require(summary["lines"] as? [String: Any])
+        #expect(lines["open"] as? Int == 631)
+        let sd = try #require(try json(info("--unmatched-lines", "station-database", "--format", "json").out) as? [[String: Any]])
+        #expect(sd.count == 35)
+        #expect(sd.contains { $0["id"] as? String == "jr-east/c/京浜東北線" && $0["total"] as? Int == 36 })
+        #expect(sd.allSatisfy { ($0["sources"] as? [String] ?? []).allSatisfy { $0.hasPrefix("station-database:") } })
+        let n02 = try #require(try json(info("--unmatched-lines", "n02", "--format", "json").out) as? [[String: Any]])
+        #expect(n02.count == 45)
+        #expect(n02.contains { $0["id"] as? String == "takao-tozan/c/高尾鋼索線" && $0["total"] as? Int == 2 })
+        #expect(info("--unmatched-lines", "osm").status == 64)
+    }
 }
