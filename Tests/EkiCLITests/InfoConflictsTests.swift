@@ -10,7 +10,7 @@ import EkiTestSupport
         let info = eki("info", "--db", db)
         #expect(info.status == 0, "\(info.err)")
         #expect(info.out.contains("\nmissing operator                39\n"))
-        #expect(info.out.contains("\noperator by station             79\n"))
+        #expect(info.out.contains("\noperator by station             78\n"))
         #expect(info.out.contains("\noperator by curated section     61\n"))
         #expect(info.out.contains("\none station in two classes      1\n"))
         #expect(info.out.contains("\nrenamed after an older edition  4\n"))

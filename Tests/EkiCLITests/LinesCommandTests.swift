@@ -98,8 +98,34 @@ import EkiTestSupport
         #expect(near.out.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }
                 == ["jr-east/c/湯河原", "jr-east/c/真鶴", "jr-east/c/根府川"])
         let box = run("none.sqlite", "bbox", "139.0,35.0,139.2,35.3", "--prefecture", "静岡県", "--format", "csv")
-        #expect(box.out.split(separator: "\r\n").count == 10)   // header + 9 entries, all 静岡県 (十国峠's cable car by its point)
+        // header + 9 entries, all 静岡県: 熱海 ×3, 来宮, 伊豆多賀, 宇佐美, 網代, 十国峠山頂, 十国峠山麓 (熱海市)
+        #expect(box.out.split(separator: "\r\n").dropFirst().map { String($0.split(separator: ",")[0]) }
+                == ["jr-central/c/熱海", "jr-central/s/熱海", "jr-east/c/伊豆多賀", "jr-east/c/宇佐美", "jr-east/c/来宮", "jr-east/c/熱海",
+                    "jr-east/c/網代", "jukkoku-toge/c/十国峠山頂", "jukkoku-toge/c/十国峠山麓"])
         let lines = run("none.sqlite", "lines", "--prefecture", "静岡県", "--class", "s", "--format", "csv")
         #expect(lines.out == "id,operator_type,operator_id,operator,name,class,visited,total,percent\r\njr-central/s/東海道新幹線,JR,jr-central,JR東海,東海道新幹線,shinkansen,0,6,0.00\r\n")
+    }
+
+    @Test(.needsN02AndStationDatabase) func infoListsLinesAndTheUnmatched() throws {
+        func info(_ args: String...) -> EkiRun { eki(["info", "--db", RealData.combinedDatabase] + args) }
+        let table = info()
+        #expect(table.out.contains("""
+            lines: 618 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
+            dataset           lines  unmatched
+            n02               596    45
+            station-database  573    22
+
+            """))
+        let summary = try #require(try json(info("--format", "json").out) as? [String: Any])
+        let lines = try #require(summary["lines"] as? [String: Any])
+        #expect(lines["open"] as? Int == 618)
+        let sd = try #require(try json(info("--unmatched-lines", "station-database", "--format", "json").out) as? [[String: Any]])
+        #expect(sd.count == 22)
+        #expect(sd.contains { $0["id"] as? String == "jr-east/c/京浜東北線" && $0["total"] as? Int == 36 })
+        #expect(sd.allSatisfy { ($0["sources"] as? [String] ?? []).allSatisfy { $0.hasPrefix("station-database:") } })
+        let n02 = try #require(try json(info("--unmatched-lines", "n02", "--format", "json").out) as? [[String: Any]])
+        #expect(n02.count == 45)
+        #expect(n02.contains { $0["id"] as? String == "takao-tozan/c/高尾鋼索線" && $0["total"] as? Int == 2 })
+        #expect(info("--unmatched-lines", "osm").status == 64)
     }
 }

@@ -7,14 +7,18 @@ struct InfoCommand: Command {
     usage: eki info [--db PATH] [--format table|json]
            eki info [--db PATH] --unmatched DATASET [--include-closed] [--format F]
            eki info [--db PATH] --conflicts [--format table|json]
+           eki info [--db PATH] --unmatched-lines DATASET [--format table|json]
 
     Prints the number of entries (open and all), per source dataset — with how many of them
     another dataset confirms (matched) — per operator × class, and the conflicts between
-    sources it resolved, per kind.
+    sources it resolved, per kind, and the open lines — per dataset, how many of its lines
+    no other dataset's line joined (unmatched).
       --conflicts          list the source rows whose conflict could not be resolved (no
                            operator known in any source), and the operator decisions taken
       --unmatched DATASET  list the open entries only DATASET has (no other source matched
                            them), for a person to check; any station output format
+      --unmatched-lines DATASET  list the open lines only DATASET has (id, operator, name,
+                           stations, sources)
     \(TableWidth.help)\(DatabaseOption.help)
     """
 
@@ -23,7 +27,7 @@ struct InfoCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "unmatched"], flags: ["include-closed", "wide", "conflicts"])
+        args = try Arguments(arguments, valued: ["db", "format", "unmatched", "unmatched-lines"], flags: ["include-closed", "wide", "conflicts"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
@@ -45,12 +49,22 @@ struct InfoCommand: Command {
                                              width: TableWidth.columns(wide: args.has("wide"), console: console)))
             return 0
         }
+        if let dataset = args["unmatched-lines"] {
+            let known = try store.info().datasets.map(\.name)
+            guard known.contains(dataset) else {
+                throw UsageError("--unmatched-lines: no dataset '\(dataset)' in \(path) (datasets: \(known.joined(separator: ", ")))")
+            }
+            let lines = try InfoLines(store: store, datasets: known)?.unmatched(dataset) ?? []
+            console.out(InfoLines.render(lines, json: format == .json))
+            return 0
+        }
         let report = try store.conflicts()
         if args.has("conflicts") {
             console.out(Self.conflictList(report, json: format == .json))
             return 0
         }
         let info = try store.info()
+        let lines = try InfoLines(store: store, datasets: info.datasets.map(\.name))
         let kinds = SourceReconciler.Kind.allCases.filter { report.counts[$0] != nil && $0 != .unresolvedOperator }
         if format == .json {
             let j = JSON.object([
@@ -60,6 +74,7 @@ struct InfoCommand: Command {
                                                                  ("matched", .int($0.matched)), ("open_matched", .int($0.openMatched))]) })),
                 ("conflicts_resolved", .array(kinds.map { .object([("kind", .string($0.rawValue)), ("rows", .int(report.counts[$0]!))]) })),
                 ("conflicts_unresolved", .int(report.unresolved.count)),
+                ("lines", lines?.json ?? .null),
                 ("operators", .array(info.operators.map { .object([("operator_id", .string($0.operatorID)), ("operator", .string($0.label)), ("known", .bool($0.known)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
             ])
             console.out(j.text(pretty: true) + "\n")
@@ -73,6 +88,7 @@ struct InfoCommand: Command {
                                                              "\($0.openMatched) (\(pct($0.openMatched, $0.open)))",
                                                              String($0.open - $0.openMatched)] })
         if info.datasets.count > 1 { out += "(matched: another dataset has rows in the same entry; list the rest with --unmatched DATASET)\n" }
+        if let lines { out += lines.text }
         out += "\nby operator and class:\n"
         out += DisplayWidth.table(header: ["operator", "id", "class", "entries", "open"],
                                   rows: info.operators.map { [$0.label, $0.operatorID, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })

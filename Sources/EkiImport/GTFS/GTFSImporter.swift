@@ -11,7 +11,9 @@ import EkiKit
 ///   route of extended type 101, or a railway route named …新幹線…, is `.shinkansen`; every
 ///   other selected route `.conventional`.
 /// - trips.txt + stop_times.txt (streamed) → which routes call at which stops. Stops reached by
-///   no trip of a selected route are not stations.
+///   no trip of a selected route are not stations. A second pass reads the trips' patterns
+///   (`stop_sequence`) into `lineOrder`, the station's position along its agency's lines
+///   (`GTFS.TripPatterns`).
 /// - stops.txt → places. A stop with a `parent_station` of location_type 1 counts as its
 ///   station (one record at the station's point); any other stop is a record of its own. Feeds
 ///   without stations usually have one pole per direction (`10_01`, `10_02`): these come out
@@ -86,12 +88,15 @@ public struct GTFSImporter: StationImporter, Sendable {
         let routesByStop = try GTFS.StopTime.routesByStop(from: feed, stopIndex: stopIndex, stopCount: stops.count,
                                                           routeIndexByTrip: tripRoutes, warnings: &warnings)
         let agencyOfRoute = resolveAgencies(routes: routes, agencies: agencies, feed: feed, warnings: &warnings)
+        let patterns = try GTFS.TripPatterns.read(
+            from: feed, stops: stops, stopIndex: stopIndex, routes: routes, routeIndexByTrip: tripRoutes,
+            agencyOfRoute: agencyOfRoute, include: { modes.includes(routeType: $0.type) }, warnings: &warnings)
 
         let dataset = "gtfs/\(feedName)"
         let records = buildRecords(
             stops: stops, stopIndex: stopIndex, routes: routes, routesByStop: routesByStop,
             agencies: agencies, agencyOfRoute: agencyOfRoute, translations: translations,
-            dataset: dataset, file: feed.displayName(GTFS.Stop.file), warnings: &warnings)
+            dataset: dataset, file: feed.displayName(GTFS.Stop.file), patterns: patterns, warnings: &warnings)
         var batch = ImportBatch(dataset: dataset, records: records, warnings: warnings)
         if records.isEmpty { batch.emptyReason = emptyReason(routes: routes) }
         return batch
@@ -145,7 +150,7 @@ public struct GTFSImporter: StationImporter, Sendable {
     func buildRecords(stops: [GTFS.Stop], stopIndex: [String: Int], routes: [GTFS.Route],
                       routesByStop: [[Int32]], agencies: [GTFS.Agency], agencyOfRoute: [Int?],
                       translations: GTFS.Translations, dataset: String, file: String,
-                      warnings: inout [ImportWarning]) -> [SourceRecord] {
+                      patterns: GTFS.TripPatterns? = nil, warnings: inout [ImportWarning]) -> [SourceRecord] {
         struct Group: Hashable {
             var place: Int
             var agency: Int          // -1: unknown
@@ -204,7 +209,8 @@ public struct GTFSImporter: StationImporter, Sendable {
                 reading: reading, latinName: latin,
                 operatorName: agency?.name, operatorRef: agency.flatMap { $0.id.isEmpty ? nil : $0.id },
                 serviceClass: g.shinkansen ? .shinkansen : .conventional,
-                lines: lines, coordinate: coordinate))
+                lines: lines, coordinate: coordinate,
+                lineOrder: patterns?.order[.init(agency: g.agency, shinkansen: g.shinkansen, name: stop.name)]))
         }
         return records
     }

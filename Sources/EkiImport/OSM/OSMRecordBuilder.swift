@@ -19,6 +19,8 @@ import Foundation
 ///   row with no operator; the caller's operator override fills every missing operator.
 /// - A station without operators in a stop area with a same-named station that has some is a
 ///   part of that station (`duplicateParts`), not a station of its own.
+/// - A route's stations in member order give each row its `lineOrder` along the route's line
+///   (`order(_:)`).
 /// - Route members, stop-area members and centroid nodes missing from the file are skipped
 ///   without a warning (normal in extracts); a station with no position at all, or no name,
 ///   is skipped with a warning.
@@ -61,6 +63,7 @@ struct OSMRecordBuilder {
         }
 
         var routesOf = [[RouteUse]](repeating: [], count: stations.count)
+        var sequencesOf: [String: [[Int]]] = [:]     // line × class → each route's stations in member order
         for route in scan.routes {
             let master = masterOfRoute[route.id].map { scan.routeMasters[$0] }
             let use = RouteUse(
@@ -86,13 +89,43 @@ struct OSMRecordBuilder {
                 }
             }
             for s in on { routesOf[foldInto[s] ?? s].append(use) }
+            if let line = use.line { sequencesOf[Self.orderKey(line, use.serviceClass), default: []].append(on.map { foldInto[$0] ?? $0 }) }
         }
+        let orders = sequencesOf.mapValues(Self.order)
 
         var records: [SourceRecord] = []
         for (i, s) in stations.enumerated() where foldInto[i] == nil {
-            records += rows(for: s, routes: routesOf[i])
+            records += rows(for: s, routes: routesOf[i]).map { r in
+                var r = r
+                if let line = r.lines.first { r.lineOrder = orders[Self.orderKey(line, r.serviceClass)]?[i] }
+                return r
+            }
         }
         return (records, warnings)
+    }
+
+    static func orderKey(_ line: String, _ c: ServiceClass) -> String { line + "\u{1}" + c.rawValue }
+
+    /// Positions along one line from its routes' stations in member order (OSM route
+    /// relations list their `stop`/`platform` members in order of travel, wiki.openstreetmap.org
+    /// "Public transport" PTv2): the route with the most stations is the main sequence (0, 1, …);
+    /// another route (the other direction, a short working) adds a branch only where it has
+    /// stations the main one and earlier branches lack, numbered from
+    /// `SourceRecord.lineOrderBranchStep` × n.
+    static func order(_ routes: [[Int]]) -> [Int: Int] {
+        func distinct(_ a: [Int]) -> [Int] { var seen = Set<Int>(); return a.filter { seen.insert($0).inserted } }
+        let ranked = routes.map(distinct).enumerated().sorted { ($0.element.count, -$0.offset) > ($1.element.count, -$1.offset) }.map(\.element)
+        guard let main = ranked.first else { return [:] }
+        var position: [Int: Int] = [:]
+        for (i, s) in main.enumerated() { position[s] = i }
+        var branch = 0
+        for r in ranked.dropFirst() {
+            let added = r.filter { position[$0] == nil }
+            guard !added.isEmpty else { continue }
+            branch += 1
+            for (i, s) in added.enumerated() { position[s] = SourceRecord.lineOrderBranchStep * branch + i }
+        }
+        return position
     }
 
     /// Name-only duplicate parts: a station without operators that shares a stop area with a

@@ -4,7 +4,8 @@
 /// head `JR根室本線`, the other name `花咲線` and the section `釧路～根室` (a bracket holding
 /// `～`, `〜` or `~`). The display name is the head without the operator's brand (`JR`,
 /// `東京メトロ`: the longest common prefix, of 2 or more characters, of the heads of one
-/// operator's lines in one source and class, when it has two or more) and without a leading
+/// operator's lines in one source and class, when it has two or more; else of the 4 in 5 or
+/// more that share their first two characters) and without a leading
 /// route number (`3号線銀座線` → `銀座線`, N02's subway names), each dropped only when at least
 /// 3 characters remain (`京成本線` stays, `本線` alone would name no line).
 enum LineNames {
@@ -36,6 +37,21 @@ enum LineNames {
 
     /// The brand shared by `heads` (see the type's note), or nil.
     static func brand(_ heads: Set<String>) -> String? {
+        if let all = commonPrefix(heads) { return all }
+        // A few other operators' lines placed at the operator's entries (a subway row the
+        // reconciler gives a JR entry) must not hide the brand: the heads sharing the most
+        // common first two characters, when they are 4 in 5 or more.
+        guard heads.count >= 5 else { return nil }
+        var starts: [String: Set<String>] = [:]
+        for h in heads where h.count >= 2 { starts[String(h.prefix(2)), default: []].insert(h) }
+        guard let most = starts.values.max(by: { ($0.count, $1.sorted().first ?? "") < ($1.count, $0.sorted().first ?? "") }),
+              5 * most.count >= 4 * heads.count else { return nil }
+        return commonPrefix(most)
+    }
+
+    /// The longest common prefix of `heads` when they are 2 or more and it has 2 or more
+    /// characters.
+    static func commonPrefix(_ heads: Set<String>) -> String? {
         guard heads.count >= 2, var prefix = heads.first.map(Array.init) else { return nil }
         for h in heads.dropFirst() {
             let a = Array(h)

@@ -17,9 +17,13 @@ import EkiSQLite
 ///    東北本線, stay apart), or the line whose id it would take; else it starts a line. Counting
 ///    shared entries goes through an entry → lines map: O(rows) after the sort.
 /// 4. A line's order comes from the first ordered group joined to it: each of its sections,
-///    sorted by `lineOrder`, is a sequence; sequences meeting end to end (same entry) are
+///    sorted by `lineOrder`, is a sequence (split where the order passes a multiple of
+///    `SourceRecord.lineOrderBranchStep`: GTFS branch patterns); sequences meeting end to end (same entry) are
 ///    joined, the others stay separate branches. Entries only unordered sources place on the
 ///    line follow with no position, unless another line of the operator orders them.
+///    A GTFS route without a name (宇都宮ライトレール's only route) is an unnamed section: it
+///    orders the line it shares its entries with (N02's 宇都宮芳賀ライトレール線) and takes that
+///    line's name; with no such line it is left out.
 /// 5. A line whose single sequence of 5 or more entries ends within twice its median step of
 ///    where it starts is a loop (山手線).
 extension LineTable {
@@ -71,7 +75,10 @@ extension LineTable {
                       candidates: [(fid: Int64, op: String, cls: String, lines: String)])?
         func flush() {
             guard let p = pending, let first = p.candidates.first else { return }
-            for line in p.lines where !line.isEmpty {
+            // A row naming no line but ordered along one (a GTFS route without a name) stands in
+            // an unnamed section, which takes its name from the line it is matched to.
+            let names = p.lines.contains(where: { !$0.isEmpty }) ? p.lines : (p.order != nil ? [""] : [])
+            for line in names where !line.isEmpty || p.lines.allSatisfy(\.isEmpty) {
                 var pick = first
                 if p.candidates.count > 1 {
                     let quoted = String(JSONText.encodeStrings([line]).dropFirst().dropLast())
@@ -111,8 +118,10 @@ extension LineTable {
         var heads: [String: Set<String>] = [:]
         for s in sections {
             if s.members.contains(where: { $0.order != nil }) { ordered.insert(s.dataset) }
-            heads[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}"), default: []]
-                .insert(LineNames.parts(s.name).head)
+            if !s.name.isEmpty {
+                heads[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}"), default: []]
+                    .insert(LineNames.parts(s.name).head)
+            }
         }
         let brands = heads.compactMapValues(LineNames.brand)
         // Groups: (dataset, operator, class, display name) → sections.
@@ -148,7 +157,7 @@ extension LineTable {
             let id = first.operatorID + "/" + (first.serviceClass == "shinkansen" ? "s" : "c") + "/" + SearchFold.name(name)
             var fids = Set<Int64>()
             for m in g.members { for x in sections[m].members { fids.insert(x.fid) } }
-            var target = byID[id].flatMap { lines[$0].datasets.contains(first.dataset) ? nil : $0 }
+            var target = name.isEmpty ? nil : byID[id].flatMap { lines[$0].datasets.contains(first.dataset) ? nil : $0 }
             if target == nil {
                 var shared: [Int: Int] = [:]
                 for f in fids { for l in linesOf[f] ?? [] { shared[l, default: 0] += 1 } }
@@ -164,11 +173,16 @@ extension LineTable {
                 byID[id] = t
                 lines.append(Building(id: id, operatorID: first.operatorID, serviceClass: first.serviceClass, name: name))
             }
+            if lines[t].name.isEmpty, !name.isEmpty, byID[id] == nil {
+                byID[id] = t
+                lines[t].id = id
+                lines[t].name = name
+            }
             lines[t].datasets.insert(first.dataset)
             for m in g.members {
                 let s = sections[m]
                 let brand = brands[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}")]
-                lines[t].sources.append(s.dataset + ":" + s.name)
+                lines[t].sources.append(s.dataset + ":" + (s.name.isEmpty ? "(unnamed route)" : s.name))
                 for a in LineNames.aliases(s.name, brand: brand) where !lines[t].aliases.contains(where: { $0.alias == a }) {
                     lines[t].aliases.append((a, s.dataset))
                 }
@@ -178,8 +192,13 @@ extension LineTable {
             if lines[t].sequences.isEmpty, ordered.contains(first.dataset) {
                 for m in g.members {
                     var seq: [Int64] = []
-                    for x in sections[m].members.filter({ $0.order != nil }).sorted(by: { ($0.order!, $0.fid) < ($1.order!, $1.fid) })
-                    where seq.last != x.fid { seq.append(x.fid) }
+                    var block = 0
+                    for x in sections[m].members.filter({ $0.order != nil }).sorted(by: { ($0.order!, $0.fid) < ($1.order!, $1.fid) }) {
+                        let b = x.order! / SourceRecord.lineOrderBranchStep
+                        if b != block, !seq.isEmpty { lines[t].sequences.append(seq); seq = [] }
+                        block = b
+                        if seq.last != x.fid { seq.append(x.fid) }
+                    }
                     if !seq.isEmpty { lines[t].sequences.append(seq) }
                 }
                 lines[t].sequences = Self.join(lines[t].sequences)
@@ -188,7 +207,8 @@ extension LineTable {
             let matchLater = datasets.count > 1 && first.dataset != lastDataset
             for f in fids where lines[t].members.insert(f).inserted && matchLater { linesOf[f, default: []].append(t) }
         }
-        return lines
+        // An unnamed section no named line joined is no line: its entries keep their other lines.
+        return lines.filter { !$0.name.isEmpty }
     }
 
     /// Sequences meeting end to end joined (the later one turned round when needed), in order.

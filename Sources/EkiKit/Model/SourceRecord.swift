@@ -24,8 +24,12 @@ public struct SourceRecord: Hashable, Sendable {
     /// True when the source marks the station (or its only line) closed.
     public var isClosed: Bool
     /// Position of the row along its line, when the source orders its lines (station_database
-    /// `register.csv` `index`); ascending along the line, not necessarily from 1 or contiguous.
+    /// `register.csv` `index`, GTFS `stop_sequence` of the trip patterns); ascending along the
+    /// line, not necessarily from 1 or contiguous. Positions `lineOrderBranchStep` or more apart
+    /// are on separate branches (GTFS branch patterns).
     public var lineOrder: Int?
+    /// The step between branches in `lineOrder` (branch n from n × 1,000,000).
+    public static let lineOrderBranchStep = 1_000_000
     /// The line's colour as the source gives it (`#RRGGBB`), when it has one.
     public var lineColor: String?
     /// Other names of the row's station, set by `SourceReconciler` when it gives the row another

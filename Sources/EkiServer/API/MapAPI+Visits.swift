@@ -100,7 +100,13 @@ extension MapAPI {
             }
             grouping = g
         }
-        let stats = try readers.with { ctx in try ctx.snapshot { try $0.statistics(store: ctx.store, by: grouping) } }
+        // By line: the unified lines of the line table when the database has one (as `eki stats --by line`).
+        let stats = try readers.with { ctx in
+            try ctx.snapshot {
+                grouping == .line && ctx.store.hasLineTable ? try $0.lineStatistics(store: ctx.store)
+                    : try $0.statistics(store: ctx.store, by: grouping)
+            }
+        }
         let name = grouping?.rawValue ?? "group"
         func row(_ t: VisitTally, _ out: inout [UInt8]) {
             out.append(UInt8(ascii: "{")); JSONBytes.appendQuoted(name, to: &out); out.append(UInt8(ascii: ":"))
