@@ -57,7 +57,7 @@ import EkiTestSupport
         #expect(ka == kb)
         // Idempotent: the same file again changes nothing.
         let again = try a.importRecords(sdb, dataset: "station-database")
-        #expect(again.entries == 9_971)   // the reconciled rows: KTR joins WILLER TRAINS, N02 decides operators (SourceReconciler)
+        #expect(again.entries == 9_972)   // the reconciled rows: KTR joins WILLER TRAINS, N02 decides operators (SourceReconciler)
         let result = try a.importBatches([("station-database", sdb)])
         #expect(result.merge == MergeSummary(added: 0, updated: 0, unchanged: ka.count, retired: 0, merged: 0))
     }
