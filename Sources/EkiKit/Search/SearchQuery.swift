@@ -42,7 +42,11 @@ struct SearchQuery {
             case .line:
                 full = SearchFold.name(text); base = full
             case .operator:
-                full = SearchFold.operatorName(text); base = full
+                // Any name the operator table knows (JR東海, JR Central, jr-central) also matches
+                // the formal name entries show (東海旅客鉄道) exactly.
+                base = SearchFold.operatorName(text)
+                full = (OperatorTable.builtIn[id: text] ?? OperatorTable.builtIn.resolve(text))
+                    .map { SearchFold.operatorName($0.name) } ?? base
             }
             if !base.isEmpty { out.append(FieldQuery(field: field, base: base, full: full)) }
         }
