@@ -38,5 +38,7 @@ import EkiTestSupport
         #expect(ok.status == 0, "\(ok.err)")
         let info = eki("info", "--db", db)
         #expect(info.out.contains("\neditions: n02 2023-01-01\n"))
+        let json = try JSONSerialization.jsonObject(with: Data(eki("info", "--db", db, "--format", "json").out.utf8)) as? [String: Any]
+        #expect(json?["editions"] as? [String: String] == ["n02": "2023-01-01"])
     }
 }

@@ -66,6 +66,7 @@ struct InfoCommand: Command {
         let info = try store.info()
         let lines = try InfoLines(store: store, datasets: info.datasets.map(\.name))
         let kinds = SourceReconciler.Kind.allCases.filter { report.counts[$0] != nil && $0 != .unresolvedOperator }
+        let editions = try store.editions()
         if format == .json {
             let j = JSON.object([
                 ("database", .string(path)), ("entries", .int(info.entries)), ("open", .int(info.openEntries)),
@@ -75,6 +76,7 @@ struct InfoCommand: Command {
                 ("conflicts_resolved", .array(kinds.map { .object([("kind", .string($0.rawValue)), ("rows", .int(report.counts[$0]!))]) })),
                 ("conflicts_unresolved", .int(report.unresolved.count)),
                 ("lines", lines?.json ?? .null),
+                ("editions", .object(editions.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
                 ("operators", .array(info.operators.map { .object([("operator_id", .string($0.operatorID)), ("operator", .string($0.label)), ("known", .bool($0.known)), ("class", .string($0.serviceClass.rawValue)), ("entries", .int($0.entries)), ("open", .int($0.open))]) })),
             ])
             console.out(j.text(pretty: true) + "\n")
@@ -92,7 +94,6 @@ struct InfoCommand: Command {
         out += "\nby operator and class:\n"
         out += DisplayWidth.table(header: ["operator", "id", "class", "entries", "open"],
                                   rows: info.operators.map { [$0.label, $0.operatorID, $0.serviceClass == .shinkansen ? "新幹線" : "在来線", String($0.entries), String($0.open)] })
-        let editions = try store.editions()
         if !editions.isEmpty {
             out += "\neditions: " + editions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + "\n"
         }
