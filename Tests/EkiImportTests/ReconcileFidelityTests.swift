@@ -34,6 +34,13 @@ import EkiTestSupport
         let path = order == Self.orders[0] ? RealData.combinedDatabase : RealData.stationDatabaseThenN02
         let lines = try RealData.open(path).lines()
         #expect(lines.filter { $0.operatorID == "kintetsu" && ($0.name.contains("八王子") || $0.name.contains("内部")) }.isEmpty)
+        // The lines station_database still lists under the former operator are names of the
+        // successor's lines, not lines of their own.
+        #expect(lines.filter { $0.operatorID == "asunarou" }.map(\.id).sorted()
+                == ["asunarou/c/四日市あすなろう鉄道八王子線", "asunarou/c/四日市あすなろう鉄道内部線"])
+        #expect(lines.first { $0.id == "asunarou/c/四日市あすなろう鉄道八王子線" }?.sources.contains("station-database:近鉄八王子線") == true)
+        #expect(lines.filter { $0.operatorID == "willer-trains" }.map(\.id).sorted()
+                == ["willer-trains/c/京都丹後鉄道宮福線", "willer-trains/c/京都丹後鉄道宮舞線", "willer-trains/c/京都丹後鉄道宮豊線"])
     }
 
     @Test(.needsN02AndStationDatabase, arguments: orders) func readingsWithAlternatives(order: String) throws {
