@@ -11,7 +11,7 @@ import EkiTestSupport
         #expect(info.status == 0, "\(info.err)")
         #expect(info.out.contains("\nmissing operator                39\n"))
         #expect(info.out.contains("\noperator by station             78\n"))
-        #expect(info.out.contains("\noperator by curated section     61\n"))
+        #expect(info.out.contains("\noperator by curated section     63\n"))
         #expect(info.out.contains("\none station in two classes      1\n"))
         #expect(info.out.contains("\nrenamed after an older edition  4\n"))
         #expect(info.out.contains("\nunresolved: 9 (list them with --conflicts)\n"))

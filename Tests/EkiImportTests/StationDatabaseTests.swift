@@ -23,13 +23,16 @@ import EkiTestSupport
         let unknown = entries.filter { $0.operatorName == nil }
         #expect(unknown.contains { $0.lines.contains("ハピラインふくい線") })
         #expect(unknown.contains { $0.lines.contains("宇都宮芳賀ライトレール線") })
-        // Readings lose bracketed alternatives.
         #expect(entries.first { $0.name == "三ノ宮" && $0.operatorName == "JR西日本" }?.reading == "さんのみや")
     }
 
+    /// Readings keep their bracketed alternatives (the reconciler shows one), in ASCII brackets,
+    /// without spaces.
     @Test func cleanReading() {
-        #expect(StationDatabaseImporter.cleanReading("さんのみや(こうべさんのみや)") == "さんのみや")
-        #expect(StationDatabaseImporter.cleanReading("どっきょうだいがくまえ〈そうかまつばら〉") == "どっきょうだいがくまえ")
+        #expect(StationDatabaseImporter.cleanReading("さんのみや(こうべさんのみや)") == "さんのみや(こうべさんのみや)")
+        #expect(StationDatabaseImporter.cleanReading("どっきょうだいがくまえ〈そうかまつばら〉") == "どっきょうだいがくまえ(そうかまつばら)")
+        #expect(StationDatabaseImporter.cleanReading("ふくおか（てんじん）") == "ふくおか(てんじん)")
+        #expect(StationDatabaseImporter.cleanReading("とよたもびりてぃとやま じーすくえあ") == "とよたもびりてぃとやまじーすくえあ")
     }
 
     /// The 駅データ.jp layout (a format sample: codes invented, points from N02).

@@ -37,7 +37,7 @@ import EkiTestSupport
 
     @Test func curatedTableLoadsAndChecks() throws {
         let t = OperatorSections.builtIn
-        #expect(t.sections.count == 8)
+        #expect(t.sections.count == 10)
         #expect(t.sections.allSatisfy { !$0.source.isEmpty && $0.since.count == 10 })
         #expect(t.sections[1] == OperatorSections.Section(line: "北陸新幹線", lineKey: "北陸新幹", from: "金沢", to: "敦賀",
                                                           operatorID: "jr-west", since: "2024-03-16", source: t.sections[1].source))

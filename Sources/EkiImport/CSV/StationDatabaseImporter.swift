@@ -10,9 +10,10 @@ import Foundation
 /// company (`company.csv` `name`, e.g. JR東日本; a `NULL` company gives an unknown operator,
 /// never a dropped station), line codes 1001–1099 are the 新幹線 lines (Shinkansen), and the
 /// record is closed when the station or the line is. The name is `original_name` (the real
-/// name; `name` is disambiguated, e.g. `東山(北海道)`), the reading `name_kana` with bracketed
-/// alternatives removed (`さんのみや(こうべさんのみや)` → `さんのみや`). register.csv's `index`
-/// is the row's order along its line (`lineOrder`), line.csv's `color` the line's colour.
+/// name; `name` is disambiguated, e.g. `東山(北海道)`), the reading `name_kana` without spaces,
+/// bracketed alternatives kept (`さんのみや(こうべさんのみや)`; `SourceReconciler` shows one).
+/// register.csv's `index` is the row's order along its line (`lineOrder`), line.csv's `color`
+/// the line's colour.
 /// The batch's `edition` is the newest `open_date` or `closed_date` of station.csv and line.csv
 /// (the data has no version file).
 public struct StationDatabaseImporter: StationImporter {
@@ -161,16 +162,17 @@ public struct StationDatabaseImporter: StationImporter {
         return u.enumerated().allSatisfy { $0.offset == 4 || $0.offset == 7 || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }
     }
 
-    /// Drops bracketed alternatives and spaces: `さんのみや(こうべさんのみや)` → `さんのみや`.
+    /// Drops spaces and writes bracketed alternatives in ASCII brackets, keeping them:
+    /// `どっきょうだいがくまえ〈そうかまつばら〉` → `どっきょうだいがくまえ(そうかまつばら)`. Which of
+    /// them a row shows is the reconciler's choice (`SourceReconciler`, rules 0 and 8).
     static func cleanReading(_ s: String) -> String {
         var out = ""
-        var depth = 0
         for ch in s {
             switch ch {
-            case "(", "（", "〈", "[": depth += 1
-            case ")", "）", "〉", "]": depth = max(0, depth - 1)
+            case "(", "（", "〈", "[": out.append("(")
+            case ")", "）", "〉", "]": out.append(")")
             case " ", "\u{3000}": continue
-            default: if depth == 0 { out.append(ch) }
+            default: out.append(ch)
             }
         }
         return out

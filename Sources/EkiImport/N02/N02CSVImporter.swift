@@ -47,6 +47,25 @@ public struct N02CSVImporter: StationImporter {
                 lines: CSVInput.value(row.fields[line]).map { [$0] } ?? [],
                 coordinate: try CSVInput.coordinate(row, lat: lat, lon: lon)))
         }
-        return ImportBatch(dataset: Self.dataset, records: records)
+        var batch = ImportBatch(dataset: Self.dataset, records: records)
+        batch.edition = Self.edition(path: path)
+        return batch
+    }
+
+    /// The edition N02's file name gives (the data has no date of its own): `N02-23_Station.csv`
+    /// → `2023-01-01`, the first day of the year MLIT names the data by (N02-YY holds the network
+    /// of 20YY; the day is not stated anywhere in the file, so this is a stated default that
+    /// `eki import --edition` overrides). Nil when the name has no `N02-YY`.
+    public static func edition(path: String) -> String? {
+        let name = Array(path.split(separator: "/").last.map(String.init)?.utf8 ?? "".utf8)
+        let digit = UInt8(ascii: "0")...UInt8(ascii: "9")
+        guard name.count >= 6 else { return nil }
+        for i in 0...(name.count - 6) where name[i] == UInt8(ascii: "N") && name[i + 1] == UInt8(ascii: "0")
+            && name[i + 2] == UInt8(ascii: "2") && name[i + 3] == UInt8(ascii: "-")
+            && digit.contains(name[i + 4]) && digit.contains(name[i + 5]) {
+            if i + 6 < name.count, digit.contains(name[i + 6]) { continue }
+            return "20" + String(decoding: name[(i + 4)...(i + 5)], as: UTF8.self) + "-01-01"
+        }
+        return nil
     }
 }

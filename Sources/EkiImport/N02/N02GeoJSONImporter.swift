@@ -85,7 +85,9 @@ public struct N02GeoJSONImporter: StationImporter {
                 serviceClass: kind == 1 ? .shinkansen : .conventional,
                 lines: prop("N02_003").map { [$0] } ?? [], coordinate: point))
         }
-        return ImportBatch(dataset: N02CSVImporter.dataset, records: records)
+        var batch = ImportBatch(dataset: N02CSVImporter.dataset, records: records)
+        batch.edition = N02CSVImporter.edition(path: path)
+        return batch
     }
 
     /// Removes the backslash a JSON writer added after a CP932 trail byte 0x5C.

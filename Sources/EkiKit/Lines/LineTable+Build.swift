@@ -16,6 +16,9 @@ import EkiSQLite
 ///    holds no group of the same dataset yet (so a dataset's own lines, 京浜東北線 beside
 ///    東北本線, stay apart), or the line whose id it would take; else it starts a line. Counting
 ///    shared entries goes through an entry → lines map: O(rows) after the sort.
+///    A group of a line a source still lists under its former operator beside its successor's
+///    own line (station_database's 近鉄八王子線, 北近畿タンゴ鉄道宮津線: `supersededGroups`) is
+///    taken last and makes no line: its names go to its successor's line.
 /// 4. A line's order comes from the first ordered group joined to it: each of its sections,
 ///    sorted by `lineOrder`, is a sequence (split where the order passes a multiple of
 ///    `SourceRecord.lineOrderBranchStep`: GTFS branch patterns); sequences meeting end to end (same entry) are
@@ -133,11 +136,14 @@ extension LineTable {
             display[i] = d
             groups[[s.dataset, s.operatorID, s.serviceClass, d].joined(separator: "\u{1}"), default: []].append(i)
         }
+        let stale = Self.supersededGroups(Array(groups.values), sections)
         let sortedGroups = groups.values.map { members -> (dataset: String, size: Int, key: String, members: [Int]) in
             let s = sections[members[0]]
             let size = members.reduce(0) { $0 + sections[$1].members.count }
             return (s.dataset, size, s.operatorID + "/" + s.serviceClass + "/" + display[members[0]]!, members.sorted())
         }.sorted {
+            let sa = stale.contains($0.members.min()!), sb = stale.contains($1.members.min()!)
+            if sa != sb { return sb }
             let oa = ordered.contains($0.dataset), ob = ordered.contains($1.dataset)
             if oa != ob { return oa }
             let ra = rule.rank($0.dataset), rb = rule.rank($1.dataset)
@@ -150,13 +156,25 @@ extension LineTable {
         var byID: [String: Int] = [:]
         var linesOf: [Int64: [Int]] = [:]
         let datasets = Set(sortedGroups.map(\.dataset))
-        let lastDataset = sortedGroups.last?.dataset
+        let lastDataset = sortedGroups.last { !stale.contains($0.members.min()!) }?.dataset
         for g in sortedGroups {
             let first = sections[g.members[0]]
             let name = display[g.members[0]]!
             let id = first.operatorID + "/" + (first.serviceClass == "shinkansen" ? "s" : "c") + "/" + SearchFold.name(name)
             var fids = Set<Int64>()
             for m in g.members { for x in sections[m].members { fids.insert(x.fid) } }
+            if stale.contains(g.members[0]), let t = Self.successorLine(of: g.members.map { sections[$0].name }, fids: fids,
+                                                                            operatorID: first.operatorID, serviceClass: first.serviceClass, in: lines) {
+                // A superseded line: its names only, on its successor's line.
+                for m in g.members {
+                    let s = sections[m]
+                    lines[t].sources.append(s.dataset + ":" + s.name)
+                    for a in LineNames.aliases(s.name, brand: nil) where !lines[t].aliases.contains(where: { $0.alias == a }) {
+                        lines[t].aliases.append((a, s.dataset))
+                    }
+                }
+                continue
+            }
             var target = name.isEmpty ? nil : byID[id].flatMap { lines[$0].datasets.contains(first.dataset) ? nil : $0 }
             if target == nil {
                 var shared: [Int: Int] = [:]
@@ -209,6 +227,54 @@ extension LineTable {
         }
         // An unnamed section no named line joined is no line: its entries keep their other lines.
         return lines.filter { !$0.name.isEmpty }
+    }
+
+    /// The groups (by their first section) of a line a source still lists under its former
+    /// operator beside its successor's own line: station_database's 近鉄内部線 and 近鉄八王子線
+    /// beside 四日市あすなろう鉄道's, the 北近畿タンゴ鉄道 lines beside 京都丹後鉄道's. A group is
+    /// one when its line is a whole-line transfer of `OperatorSections` to the operator its
+    /// entries now have, and the same dataset has another line of that operator and class over
+    /// at least two of its entries. Such a group makes no line of its own (`successorLine`).
+    private static func supersededGroups(_ groups: [[Int]], _ sections: [Section]) -> Set<Int> {
+        var transfers: [String: String] = [:]
+        for s in OperatorSections.builtIn.sections where s.from == nil { transfers[s.lineKey] = s.operatorID }
+        guard !transfers.isEmpty else { return [] }
+        func fids(_ g: [Int]) -> Set<Int64> { Set(g.flatMap { sections[$0].members.map(\.fid) }) }
+        var out = Set<Int>()
+        for g in groups {
+            let s = sections[g[0]]
+            guard g.allSatisfy({ transfers[LineKey.fold(sections[$0].name)] == sections[$0].operatorID }) else { continue }
+            let mine = fids(g)
+            let others = groups.filter { o in
+                let t = sections[o[0]]
+                return o[0] != g[0] && t.dataset == s.dataset && t.operatorID == s.operatorID && t.serviceClass == s.serviceClass
+                    && !o.allSatisfy { transfers[LineKey.fold(sections[$0].name)] != nil }
+            }
+            if others.contains(where: { fids($0).intersection(mine).count >= 2 }) { out.insert(g.min()!) }
+        }
+        return out
+    }
+
+    /// The line a superseded group's names go to: of the lines of its operator and class that
+    /// share an entry with it, the one whose name is the same without operator names in front
+    /// (近鉄八王子線 → 四日市あすなろう鉄道八王子線), else the one sharing the most entries.
+    private static func successorLine(of names: [String], fids: Set<Int64>, operatorID: String, serviceClass: String,
+                                      in lines: [Building]) -> Int? {
+        func tail(_ name: String) -> String {
+            let k = LineKey.fold(name)
+            let p = LineKey.operatorPrefixes.filter { k.hasPrefix($0) && k.count > $0.count }.max { $0.count < $1.count }
+            return p.map { String(k.dropFirst($0.count)) } ?? k
+        }
+        let tails = Set(names.map(tail))
+        var best: (index: Int, sameName: Bool, shared: Int)? = nil
+        for (i, l) in lines.enumerated() where l.operatorID == operatorID && l.serviceClass == serviceClass {
+            let shared = l.members.intersection(fids).count
+            guard shared > 0 else { continue }
+            let same = l.sources.contains { tails.contains(tail(String($0.drop { $0 != ":" }.dropFirst()))) }
+            if let b = best, (same ? 1 : 0, shared) <= (b.sameName ? 1 : 0, b.shared) { continue }
+            best = (i, same, shared)
+        }
+        return best?.index
     }
 
     /// Sequences meeting end to end joined (the later one turned round when needed), in order.

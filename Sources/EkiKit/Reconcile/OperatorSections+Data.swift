@@ -12,6 +12,8 @@ line,from,to,operator,since,source
 札幌市電山鼻線,,,sapporo-kosha,2020-04-01,"札幌市交通局 announcement: from 2020-04-01 the 札幌市電 is run by 一般財団法人札幌市交通事業振興公社 (上下分離, the city keeps the track); N02-23 lists it so, station_database files it under 札幌市交通局"
 北近畿タンゴ鉄道宮津線,,,willer-trains,2015-04-01,"WILLER TRAINS announcement: from 2015-04-01 it runs the 北近畿タンゴ鉄道 lines as 京都丹後鉄道 (宮津線 → 宮舞線 and 宮豊線); station_database lists the old line open beside the new ones"
 北近畿タンゴ鉄道宮福線,,,willer-trains,2015-04-01,"WILLER TRAINS announcement: from 2015-04-01 it runs 宮福線 as 京都丹後鉄道宮福線; station_database lists the old line open beside the new one"
+近鉄内部線,,,asunarou,2015-04-01,"Response (s.response.jp/article/2015/04/01/248048.html, 2015-04-01): 近鉄内部・八王子線 were taken over by 四日市あすなろう鉄道 on 2015-04-01 (四日市市 owns the line, the company runs it); station_database lists 近鉄内部線 open beside 四日市あすなろう鉄道内部線"
+近鉄八王子線,,,asunarou,2015-04-01,"Response (s.response.jp/article/2015/04/01/248048.html, 2015-04-01): 近鉄内部・八王子線 were taken over by 四日市あすなろう鉄道 on 2015-04-01; station_database lists 近鉄八王子線 open beside 四日市あすなろう鉄道八王子線"
 
 """#
 }

@@ -64,7 +64,8 @@ extension SourceReconciler {
 
     /// Rule 2: an open row of a per-line dataset takes the per-station dataset's operator at
     /// the same station and line, when that source has the station on the line but not under
-    /// the row's operator.
+    /// the row's operator; of several such operators, the one found at the most stations of the
+    /// row's line.
     func operatorsByStation(_ ctx: inout Context, _ report: inout Report) {
         guard !perStationDatasets.isEmpty, !perLineDatasets.isEmpty else { return }
         var ids: [String: String?] = [:]
@@ -92,7 +93,7 @@ extension SourceReconciler {
             named[line] = v
             return v
         }
-        var changes: [(Int, Int)] = []
+        var found: [(Int, [Int])] = []
         for i in ctx.rows.indices where perLineDatasets.contains(ctx.rows[i].source.dataset) && !ctx.rows[i].isClosed {
             let r = ctx.rows[i]
             let own = id(i)
@@ -106,9 +107,34 @@ extension SourceReconciler {
                 return perStationDatasets.contains(o.source.dataset) && !o.isClosed && o.serviceClass == r.serviceClass
                     && Self.hasOperator(o) && ctx.sameLine(i, j) && (!jrOnly || (id(j)?.hasPrefix("jr-") ?? false))
             }
-            guard let nearest = candidates.first else { continue }
+            guard !candidates.isEmpty else { continue }
             if candidates.contains(where: { id($0) == own }) { continue }
-            changes.append((i, nearest))
+            found.append((i, candidates))
+        }
+        // Several operators at one station on matching lines (新開地: 阪急, 阪神 and 神戸電鉄 on
+        // N02-23's 神戸高速線): the row takes the one the per-station source has at the most
+        // stations of the row's own line (神戸高速東西線 → 阪神, 神戸高速南北線 → 神戸電鉄), the
+        // nearest among equals. Counted over all rows of the line whose operator was in question.
+        var support: [String: [String: Int]] = [:]
+        func lineKeys(_ i: Int) -> [String] { ctx.rows[i].lines.map { ctx.rows[i].source.dataset + "\u{1}" + $0 } }
+        for (i, candidates) in found {
+            let ops = Set(candidates.compactMap { id($0) })
+            for k in lineKeys(i) { for op in ops { support[k, default: [:]][op, default: 0] += 1 } }
+        }
+        var changes: [(Int, Int)] = []
+        for (i, candidates) in found {
+            let keys = lineKeys(i)
+            func score(_ j: Int) -> Int {
+                guard let op = id(j) else { return 0 }
+                return keys.reduce(0) { $0 + (support[$1]?[op] ?? 0) }
+            }
+            var best = candidates[0]
+            var bestScore = score(best)
+            for j in candidates.dropFirst() {
+                let s = score(j)
+                if s > bestScore { best = j; bestScore = s }
+            }
+            changes.append((i, best))
         }
         for (i, j) in changes {
             let r = ctx.rows[i]

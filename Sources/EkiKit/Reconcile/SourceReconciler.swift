@@ -7,6 +7,8 @@ import Foundation
 /// exactly one entry and `station_sources` still names the row as the source gave it; only the
 /// values the entry rule reads change. A row's original values stay in `source_records`.
 /// The rules, in order (one file each):
+/// 0. `splitReadings` — a reading with bracketed alternatives (`さいいん(さい)`) keeps the one
+///    outside the brackets for now, all of them for rule 8.
 /// 1. `missingOperators` — a row without a company takes it from its line's name
 ///    (`ハピラインふくい線` → ハピラインふくい) or from a row of another source of the same name
 ///    and class on a matching line (`LineKey.matches`) within `matchDistance`.
@@ -14,7 +16,8 @@ import Foundation
 ///    is the line's, for its whole length) takes the operator of the per-station dataset's
 ///    rows (`perStationDatasets`: N02 names the operator of each station) of the same name,
 ///    class and matching line within `matchDistance`, when none of them is its own operator
-///    (北陸新幹線 金沢 in station_database: JR東日本 → N02's JR西日本).
+///    (北陸新幹線 金沢 in station_database: JR東日本 → N02's JR西日本); of several, the one
+///    found at the most stations of the row's line (新開地 on 神戸高速東西線: 阪神, not 神戸電鉄).
 /// 3. `curatedSections` — an open row in a section of `OperatorSections` takes that operator
 ///    (what no source has right: 北陸新幹線 小松–敦賀 since 2024, the 北陸本線 transfers).
 /// 4. `fillAttributes` — a row without a reading or prefecture takes it from the nearest row
@@ -25,6 +28,9 @@ import Foundation
 ///    operator and class close together, take one name; the others become the rows' aliases.
 /// 7. `applyKinds` — rows listed in `StationKinds` (staff-only stops, seasonal 臨時駅) take
 ///    their kind.
+/// 8. `chooseReadings` — each row shows its own reading: the operator's from `StationReadings`
+///    (京福 西院 さい), else the alternative paired with the name it shows (阪急 神戸三宮:
+///    こうべさんのみや); the other readings become the row's aliases (searchable).
 ///
 /// Deterministic and independent of row order: every choice among candidates takes the
 /// nearest, ties broken by dataset, then source id. Cross-source look-ups go through a grid
@@ -56,9 +62,11 @@ public struct SourceReconciler: Sendable {
     public var sourcePriority: [String]
     /// Curated kinds of stop (`StationKinds`; default the built-in table).
     public var kinds: StationKinds
+    /// Curated readings by operator (`StationReadings`; default the built-in table).
+    public var readings: StationReadings
 
     public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
-                kinds: StationKinds = .builtIn,
+                kinds: StationKinds = .builtIn, readings: StationReadings = .builtIn,
                 perStationDatasets: Set<String> = ["n02"],
                 perLineDatasets: Set<String> = ["station-database", "ekidata"],
                 matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
@@ -67,6 +75,7 @@ public struct SourceReconciler: Sendable {
                 sourcePriority: [String] = EntryRule.defaultPriority) {
         self.variantDistance = variantDistance
         self.kinds = kinds
+        self.readings = readings
         self.olderDatasets = olderDatasets
         self.sourcePriority = sourcePriority
         self.operators = operators
@@ -84,6 +93,7 @@ public struct SourceReconciler: Sendable {
         case operatorByStation = "operator by station"
         case curatedSection = "operator by curated section"
         case reading = "reading from a row nearby"
+        case readingShown = "reading by operator or name"
         case prefecture = "prefecture from a row nearby"
         case prefectureFromPoint = "prefecture from the point"
         case serviceClass = "one station in two classes"
@@ -129,6 +139,7 @@ public struct SourceReconciler: Sendable {
         for s in segments { rows.append(contentsOf: s) }
         var report = Report()
         var ctx = Context(rows: rows)
+        splitReadings(&ctx)
         missingOperators(&ctx, &report)
         operatorsByStation(&ctx, &report)
         curatedSections(&ctx, &report)
@@ -136,6 +147,7 @@ public struct SourceReconciler: Sendable {
         unifyClasses(&ctx, &report)
         unifyNames(&ctx, &report, rank: rank)
         applyKinds(&ctx)
+        chooseReadings(&ctx, &report)
         var out: [[SourceRecord]] = []
         var at = 0
         for s in segments {
@@ -154,6 +166,9 @@ public struct SourceReconciler: Sendable {
         /// Rows by `nameKey`, and by `looseKey`.
         let grid: RowGrid
         let looseGrid: RowGrid
+        /// For rows whose reading had bracketed alternatives (rule 0): every reading, with the
+        /// folded part of the name it goes with when the name has as many parts.
+        var readingParts: [Int: [(name: String?, reading: String)]] = [:]
 
         init(rows: [SourceRecord]) {
             self.rows = rows

@@ -4,14 +4,14 @@ extension StationKinds {
     /// `Datasets/station-kinds.csv` as compiled in.
     static let builtInCSV = #"""
 operator,station,kind,source
-kurobe-gorge,柳橋,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 柳橋 is a stop for staff only, passengers may not get on or off (N02-23 lists it as a station of 本線)"
-kurobe-gorge,森石,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 森石 is a stop for staff only, passengers may not get on or off"
-kurobe-gorge,笹平,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 笹平 is a stop for staff only, passengers may not get on or off"
-kurobe-gorge,出平,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 出平 is a stop for staff only, passengers may not get on or off"
-kurobe-gorge,猫又,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 猫又 is a stop for staff only, passengers may not get on or off"
-kurobe-gorge,小屋平,staff-only,"黒部峡谷鉄道 route map and timetable (kurotetu.co.jp): 小屋平 is a stop for staff only, passengers may not get on or off"
-jr-hokkaido,ラベンダー畑,seasonal,"JR北海道 timetable and its yearly press release on the 富良野・美瑛 summer trains (jrhokkaido.co.jp): ラベンダー畑 (富良野線 中富良野–西中) is a 臨時駅 served only in the summer season"
-jr-kyushu,バルーンさが,seasonal,"JR九州 press release on the 佐賀インターナショナルバルーンフェスタ trains (jrkyushu.co.jp): バルーンさが (長崎本線 鍋島–久保田) is a 臨時駅 open only during the festival each autumn"
+kurobe-gorge,柳橋,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
+kurobe-gorge,森石,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
+kurobe-gorge,笹平,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
+kurobe-gorge,出平,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
+kurobe-gorge,猫又,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read; since 2024-10-05 猫又 takes passengers on a temporary platform while the line ends there after the Noto earthquake, and returns to staff-only when the whole line reopens (tetsudo.com/column/975)"
+kurobe-gorge,小屋平,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
+jr-hokkaido,ラベンダー畑,seasonal,"Pages read: railnoote.net/entry/36886628 and asagei.biz/excerpt/29758: ラベンダー畑 (富良野線, nearest to ファーム富田) is a 臨時駅 opened each summer (June–September) and taken down after the season, served by the 富良野・美瑛ノロッコ trains. JR北海道's own timetable or press release was not read"
+jr-kyushu,バルーンさが,seasonal,Pages read: toyokeizai.net/articles/-/869742 and tabirai.net/s/sightseeing/news/0003788.aspx: バルーンさが (長崎本線 鍋島–久保田) is a JR九州 臨時駅 open only during the 佐賀インターナショナルバルーンフェスタ (about five days around the start of November). JR九州's own press release was not read
 
 """#
 }
