@@ -50,10 +50,13 @@ public struct CSVTable {
         reader = r
     }
 
-    /// A table read from `source` part by part: only the part being read is held.
+    /// A table read from `source` part by part: only the part being read is held. The
+    /// source's `RecordSplitter` enforces the limits in the file's own bytes; the reader's
+    /// field limit, on the decoded UTF-8 (up to 3 bytes for 1 of CP932), is a backstop.
     /// - Throws: as `init(bytes:file:maxFieldBytes:)`, and `ImportError`s of `source`.
     init(source: CSVPartSource, maxFieldBytes: Int) throws(ImportError) {
-        try self.init(bytes: try source.next() ?? [], file: source.file, maxFieldBytes: maxFieldBytes)
+        let decodedLimit = maxFieldBytes > Int.max / 3 ? Int.max : maxFieldBytes * 3
+        try self.init(bytes: try source.next() ?? [], file: source.file, maxFieldBytes: decodedLimit)
         source.header = header
         self.source = source
     }

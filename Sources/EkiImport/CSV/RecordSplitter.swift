@@ -1,7 +1,7 @@
 import EkiKit
 
-/// The bounds one CSV record is read within, so that no input can make a reader hold more than
-/// about one record in memory: a field longer than `maxFieldBytes` or a record (a line, or
+/// The bounds one CSV record is read within, in bytes of the file as stored (UTF-8 or CP932),
+/// so that no input can make a reader hold more than about one record in memory: a field longer than `maxFieldBytes` or a record (a line, or
 /// several when a quoted field holds line breaks) longer than `maxLineBytes` stops the read
 /// where the limit is passed, before the rest of it is read.
 public struct CSVLimits: Sendable, Equatable {
