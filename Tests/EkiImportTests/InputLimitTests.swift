@@ -4,39 +4,6 @@ import EkiTestSupport
 import Foundation
 import Testing
 
-/// Zips the files of `folder` into `zip` (deflate, at the root) with python3's zipfile.
-func zipFolder(_ folder: String, into zip: String) throws {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["python3", "-c", """
-        import os, sys, zipfile
-        src, out = sys.argv[1], sys.argv[2]
-        with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as z:
-            for name in sorted(os.listdir(src)):
-                z.write(os.path.join(src, name), name)
-        """, folder, zip]
-    try p.run()
-    p.waitUntilExit()
-    guard p.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
-}
-
-/// True when python3 can be run (it writes the zips of these tests).
-let hasPython3 = ["/usr/bin/python3", "/usr/local/bin/python3", "/bin/python3"].contains { FileManager.default.isExecutableFile(atPath: $0) }
-
-/// Writes a small GTFS feed into `folder`: one agency, one rail route, one trip calling at S1;
-/// `stops` is the whole of stops.txt.
-func writeFeed(_ folder: String, stops: String) throws {
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let files = [
-        "agency.txt": "agency_id,agency_name,agency_url,agency_timezone\nA,Test,https://example.org,Asia/Tokyo\n",
-        "routes.txt": "route_id,agency_id,route_long_name,route_type\nR,A,本線,2\n",
-        "trips.txt": "route_id,service_id,trip_id\nR,S,T\n",
-        "stop_times.txt": "trip_id,arrival_time,departure_time,stop_id,stop_sequence\nT,6:00:00,6:00:00,S1,1\n",
-        "stops.txt": stops,
-    ]
-    for (name, text) in files { try text.write(toFile: folder + "/" + name, atomically: true, encoding: .utf8) }
-}
-
 /// Issue #16 item 12: CSV and GTFS inputs are read within limits (field, line, unzipped size,
 /// zip ratio, warnings kept), with errors naming file, line, field, the limit and its flag.
 /// Inputs are generated here at small limits; Scripts/bench/bench-limits.sh runs the full-size
@@ -110,7 +77,7 @@ func writeFeed(_ folder: String, stops: String) throws {
     /// A zip member whose header states more than `--max-unzipped-bytes` is refused before it
     /// is read; one that unzips to more than `--max-zip-ratio` times its compressed size (a
     /// zip bomb: 4 MiB of one repeated row) is refused after a few megabytes.
-    @Test(.enabled(if: hasPython3, "python3 writes the zips")) func zipLimits() throws {
+    @Test(.needsTool("python3")) func zipLimits() throws {
         let rows = "stop_id,stop_name,stop_lat,stop_lon\n" + String(repeating: "S1,駅,35.0,139.0\n", count: (4 << 20) / 19)
         try writeFeed(dir.file("bomb"), stops: rows)
         let zip = dir.file("bomb.zip")
@@ -141,7 +108,7 @@ func writeFeed(_ folder: String, stops: String) throws {
 
     /// A zip holding one long line in stops.txt: refused at `--max-line-bytes`, naming the
     /// member, line 2, field 2 (stop_name); nothing is read beyond the limit.
-    @Test(.enabled(if: hasPython3, "python3 writes the zips")) func zipWithOneLongLine() throws {
+    @Test(.needsTool("python3")) func zipWithOneLongLine() throws {
         try writeFeed(dir.file("line"), stops: "stop_id,stop_name,stop_lat,stop_lon\nS1," + String(repeating: "x", count: 3 << 20))
         let zip = dir.file("line.zip")
         try zipFolder(dir.file("line"), into: zip)
