@@ -66,7 +66,7 @@ import Testing
         try "id,name,lat,lon\n1,\(String(repeating: "a", count: 2048)),35.69,139.70\n".write(toFile: csv, atomically: true, encoding: .utf8)
         let r = eki("import", "--db", db, csv, "--max-field-bytes", "1024")
         #expect(r.status == 1)
-        #expect(r.err.contains("\(csv):2:2: field is longer than the limit of 1024 bytes (--max-field-bytes N raises it)"), "\(r.err)")
+        #expect(r.err.contains("\(csv):2:2: name: field is longer than the limit of 1024 bytes (--max-field-bytes N raises it)"), "\(r.err)")
         #expect(r.err.split(separator: "\n").count == 1, "\(r.err)")
         #expect(eki("import", "--db", db, csv, "--max-field-bytes", "4096").status == 0)
         #expect(eki("import", "--db", db, csv, "--max-field-bytes", "0").status == 64)

@@ -36,11 +36,18 @@ import EkiTestSupport
         #expect(skipped.out.contains("csv/codes-8-rows-2-with-position: 2 rows → 2 entries"), "\(skipped.out)")
     }
 
-    @Test func skipInvalidWithAnotherFormatIsAUsageError() {
+    /// GTFS takes `--skip-invalid` too (its stops); OpenStreetMap, whose nodes always have a
+    /// position, does not: a usage error.
+    @Test func skipInvalidWithGTFSAndOSM() {
         let feed = TestPaths.package("Tests/EkiImportTests/Fixtures/gtfs/stop-at-null-island")
-        let r = eki("import", "--db", dir.appendingPathComponent("gtfs.gpkg").path, "--skip-invalid", feed)
-        #expect(r.status == 64)
-        #expect(r.err.contains("--skip-invalid goes with the generic profile, but \(feed) is gtfs"), "\(r.err)")
+        let db = dir.appendingPathComponent("gtfs.gpkg").path
+        let r = eki("import", "--db", db, "--skip-invalid", "--modes", "all", feed)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.err.contains("stop-at-null-island: 1 row skipped without a usable position or name (--skip-invalid): \(feed)/stops.txt:3:3: stop_lat: stop 'S2': (0, 0) is a placeholder, not a position: no position\n"), "\(r.err)")
+        let osm = TestPaths.package("Tests/EkiImportTests/Fixtures/osm/bad-coordinate-null-island-n2.osm")
+        let o = eki("import", "--db", db, "--skip-invalid", osm)
+        #expect(o.status == 64)
+        #expect(o.err == "eki import: --skip-invalid does not go with OpenStreetMap input (\(osm)): its stations are nodes, which always have a position\n", "\(o.err)")
     }
 
     @Test func farRowsAreWarnedAndListedWithVerbose() {

@@ -40,7 +40,7 @@ import Testing
             _ = try GenericCSVImporter(path: path).read()
             Issue.record("a 2 MiB field was read")
         } catch let e as ImportError {
-            #expect("\(e)" == "\(path):2:2: field is longer than the limit of 1048576 bytes (--max-field-bytes N raises it)")
+            #expect("\(e)" == "\(path):2:2: name: field is longer than the limit of 1048576 bytes (--max-field-bytes N raises it)")
         }
         let batch = try GenericCSVImporter(path: path, maxFieldBytes: 4 << 20).read()
         #expect(batch.records.map(\.name.utf8.count) == [long.utf8.count, 6])

@@ -116,14 +116,14 @@ struct GTFSFixtureTests {
     }
 
     @Test("the splitter cuts only after a line feed outside quotes and counts lines")
-    func splitter() {
+    func splitter() throws {
         let text = Array("a,b\r\n1,\"x\ny\"\n2,\"\"\"q\"\"\"\n3,w".utf8)
         for size in 1...text.count {
             var s = RecordSplitter()
             var parts: [(line: Int, bytes: [UInt8])] = []
             var i = 0
             while i < text.count {
-                let part = s.add(Array(text[i..<min(i + size, text.count)]))
+                let part = try s.add(Array(text[i..<min(i + size, text.count)]))
                 if !part.isEmpty { parts.append((s.line, part)); s.partDone() }
                 i += size
             }

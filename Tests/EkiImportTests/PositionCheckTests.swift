@@ -31,13 +31,13 @@ import EkiTestSupport
 
         """.write(toFile: path, atomically: true, encoding: .utf8)
         let e = Self.error { _ = try N02CSVImporter(path: path).read() }
-        #expect(e?.description == path + ":3:9: lat: (0, 0) is a placeholder, not a position: no position")
+        #expect(e?.description == path + ":3:9: lat: (0, 0) is a placeholder, not a position: no position (--skip-invalid skips rows without a usable position or name)")
     }
 
     @Test func gtfsRefusesAStopAtNullIsland() {
         let path = GTFSTestData.fixture("stop-at-null-island")
         guard case .failure(let e) = GTFSTestData.run(path) else { Issue.record("imported"); return }
-        #expect(e.description == path + "/stops.txt:3:3: stop_lat: stop 'S2': (0, 0) is a placeholder, not a position: no position")
+        #expect(e.description == path + "/stops.txt:3:3: stop_lat: stop 'S2': (0, 0) is a placeholder, not a position: no position (--skip-invalid skips stops without a usable position or name)")
     }
 
     @Test func osmRefusesANodeAtNullIsland() {
@@ -69,10 +69,10 @@ import EkiTestSupport
         #expect(summary.hasSuffix("; …"))
     }
 
-    @Test func skipInvalidGoesWithTheGenericProfileOnly() {
-        let n02 = TestPaths.package("Tests/EkiImportTests/Fixtures/gtfs/stop-at-null-island")
-        #expect(throws: ImportOptionError("--skip-invalid goes with the generic profile, but \(n02) is gtfs")) {
-            _ = try ImporterRegistry().plan([n02], options: ImportOptions(skipInvalid: true))
+    @Test func skipInvalidDoesNotGoWithOSM() {
+        let osm = TestPaths.package("Tests/EkiImportTests/Fixtures/osm/bad-coordinate-null-island-n2.osm")
+        #expect(throws: ImportOptionError("--skip-invalid does not go with OpenStreetMap input (\(osm)): its stations are nodes, which always have a position")) {
+            _ = try ImporterRegistry().plan([osm], options: ImportOptions(skipInvalid: true))
         }
     }
 

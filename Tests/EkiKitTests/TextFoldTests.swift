@@ -37,7 +37,7 @@ import Testing
         let csv = try String(contentsOfFile: TestPaths.package("Datasets/kanji-variants.csv"), encoding: .utf8)
         #expect(KanjiVariants.pairs.count == csv.split(separator: "\n").count - 1)
         #expect(KanjiVariants.pairs.map { "\($0.variant)\($0.standard)" }
-                == ["麴麹", "髙高", "濱浜", "濵浜", "邊辺", "邉辺", "遙遥", "檜桧", "鶯鴬", "祗祇"])
+                == ["麴麹", "髙高", "濱浜", "濵浜", "邊辺", "邉辺", "遙遥", "檜桧", "鶯鴬", "祗祇", "﨑崎", "曾曽"])
         #expect(KanjiVariants.pairs.allSatisfy { !$0.source.isEmpty })
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

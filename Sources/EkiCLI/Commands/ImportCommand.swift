@@ -9,7 +9,8 @@ struct ImportCommand: Command {
     static let help = """
     usage: eki import [--db PATH] [--profile P] [--encoding E] [--columns MAP] [--modes M]
                       [--operator NAME] [--operators FILE] [--edition DATE] [--skip-invalid]
-                      [--max-field-bytes N] [--replace] [--verbose] FILE...
+                      [--max-field-bytes N] [--max-line-bytes N] [--max-unzipped-bytes N]
+                      [--max-zip-ratio N] [--max-warnings N] [--replace] [--verbose] FILE...
 
     Reads every FILE, then writes them all in one transaction: on any error nothing is written
     and the database is left exactly as it was. Re-importing a dataset replaces its entries;
@@ -25,8 +26,16 @@ struct ImportCommand: Command {
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
       --operator NAME OSM: the operator of stations that have no operator tag
-      --max-field-bytes N  generic CSV: the longest field accepted (default 1048576, 1 MiB);
-                      a longer one stops the import with file:line:column
+      --max-field-bytes N  CSV and GTFS: the longest field accepted (default 1048576,
+                      1 MiB); a longer one stops the import with file:line:column: field
+      --max-line-bytes N  CSV and GTFS: the longest line (record) accepted (default
+                      16777216, 16 MiB); reading stops where the limit is passed
+      --max-unzipped-bytes N  GTFS zip: the largest file once unzipped (default
+                      4294967296, 4 GiB), as the zip states it and as counted
+      --max-zip-ratio N  GTFS zip: how many times its compressed size a file may unzip
+                      to (default 100; zip bombs reach thousands)
+      --max-warnings N  warnings kept per input to list with --verbose (default 1000);
+                      the rest are counted
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import
@@ -35,10 +44,10 @@ struct ImportCommand: Command {
                       datasets disagree on a station's name, the newer edition's is a rename.
                       Default: read from the data where it can be (station_database: its
                       newest open or closed date)
-      --skip-invalid  generic CSV: skip rows without a usable position or name (empty,
-                      not a number, out of range, or the placeholder 0,0) and report how
-                      many, with the first few file:line; without it such a row stops the
-                      import
+      --skip-invalid  CSV (generic, n02, station-database, ekidata) and GTFS stops: skip
+                      rows without a usable position or name (empty, not a number, out of
+                      range, or the placeholder 0,0) and report how many, with the first
+                      few file:line; without it such a row stops the import
       --replace       confirm an import that retires more than 5 % of a dataset's entries
                       (the input is the whole dataset anew); without it such an import
                       stops before writing and says what it would retire
@@ -56,7 +65,8 @@ struct ImportCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: ["db", "profile", "encoding", "columns", "modes", "operator", "operators", "edition",
-                                                        "max-field-bytes"],
+                                                        "max-field-bytes", "max-line-bytes", "max-unzipped-bytes", "max-zip-ratio",
+                                                        "max-warnings"],
                              flags: ["verbose", "skip-invalid", "replace"])
         self.console = console
         guard !args.positionals.isEmpty else { throw UsageError("no input FILE given") }
@@ -66,12 +76,20 @@ struct ImportCommand: Command {
         } else {
             encoding = nil
         }
-        if let m = args["max-field-bytes"] {
-            guard let n = Int(m), n > 0 else { throw UsageError("--max-field-bytes must be a positive number of bytes, got '\(m)'") }
-            maxFieldBytes = n
-        } else {
-            maxFieldBytes = CSVReader.defaultMaxFieldBytes
+        let parsed = args
+        func positive(_ flag: String, _ what: String) throws -> Int? {
+            guard let m = parsed[flag] else { return nil }
+            guard let n = Int(m), n > 0 else { throw UsageError("--\(flag) must be a positive \(what), got '\(m)'") }
+            return n
         }
+        var limits = ImportLimits()
+        if let n = try positive("max-field-bytes", "number of bytes") { limits.csv.maxFieldBytes = n }
+        if let n = try positive("max-line-bytes", "number of bytes") { limits.csv.maxLineBytes = n }
+        if let n = try positive("max-unzipped-bytes", "number of bytes") { limits.maxUnzippedBytes = Int64(n) }
+        if let n = try positive("max-zip-ratio", "number") { limits.maxZipRatio = n }
+        if let n = try positive("max-warnings", "number") { limits.maxWarnings = n }
+        self.limits = limits
+
         if let e = args["edition"], !Self.isDate(e) {
             throw UsageError("--edition must be a date YYYY-MM-DD, got '\(e)'")
         }
@@ -89,8 +107,9 @@ struct ImportCommand: Command {
     }
 
     let modes: GTFSModes
-    /// `--max-field-bytes`: the longest CSV field accepted (generic CSV).
-    let maxFieldBytes: Int
+    /// `--max-field-bytes`, `--max-line-bytes`, `--max-unzipped-bytes`, `--max-zip-ratio`,
+    /// `--max-warnings`.
+    let limits: ImportLimits
     let registry = ImporterRegistry()
     /// The share of a dataset's entries an import may retire without `--replace`.
     static let retireLimit = 0.05
@@ -99,7 +118,7 @@ struct ImportCommand: Command {
         let started = Date()
         let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
                                     operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"),
-                                    maxFieldBytes: maxFieldBytes)
+                                    limits: limits)
         let planned: [PlannedImport]
         do {
             planned = try registry.plan(args.positionals, profile: args["profile"], options: options)
@@ -112,12 +131,19 @@ struct ImportCommand: Command {
             if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
             var batch = try p.importer.read()
             batch.warnings += PositionChecks.farFromOthers(batch.records, file: input)
+            batch.capWarnings(limits.maxWarnings)
             batches.append(batch)
             if let skipped = batch.skipped.summary { console.err("\(input): \(skipped)\n") }
             if batch.records.isEmpty { console.err("\(input): nothing imported: \(batch.emptyReason ?? "no rows")\n") }
             if !batch.warnings.isEmpty {
-                console.err("\(input): \(batch.warnings.count) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
-                if args.has("verbose") { for w in batch.warnings { console.err("  warning: \(w)\n") } }
+                let total = batch.warnings.count + batch.warningsNotKept
+                console.err("\(input): \(total) warning(s)\(args.has("verbose") ? "" : " (--verbose lists them)")\n")
+                if args.has("verbose") {
+                    for w in batch.warnings { console.err("  warning: \(w)\n") }
+                    if batch.warningsNotKept > 0 {
+                        console.err("  … and \(batch.warningsNotKept) more (the first \(limits.maxWarnings) are kept; --max-warnings N keeps more)\n")
+                    }
+                }
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))

@@ -9,6 +9,8 @@ public struct CSVTable {
     public let header: [String]
     private let index: [String: Int]
     private var reader: CSVReader
+    /// The rest of the file, when it is read in parts (`CSVInput.table`).
+    private var source: CSVPartSource? = nil
     /// When true, a row with fewer fields than the header reads its missing trailing fields as
     /// "", and a row with more is read without its extra trailing fields if they are all empty
     /// (GTFS feeds, Google's sample among them, omit or add trailing commas). Off by default.
@@ -48,6 +50,17 @@ public struct CSVTable {
         reader = r
     }
 
+    /// A table read from `source` part by part: only the part being read is held. The
+    /// source's `RecordSplitter` enforces the limits in the file's own bytes; the reader's
+    /// field limit, on the decoded UTF-8 (up to 3 bytes for 1 of CP932), is a backstop.
+    /// - Throws: as `init(bytes:file:maxFieldBytes:)`, and `ImportError`s of `source`.
+    init(source: CSVPartSource, maxFieldBytes: Int) throws(ImportError) {
+        let decodedLimit = maxFieldBytes > Int.max / 3 ? Int.max : maxFieldBytes * 3
+        try self.init(bytes: try source.next() ?? [], file: source.file, maxFieldBytes: decodedLimit)
+        source.header = header
+        self.source = source
+    }
+
     /// The column index of `name`, or nil.
     public func column(_ name: String) -> Int? { index[name] }
 
@@ -64,7 +77,12 @@ public struct CSVTable {
     /// - Throws: `ImportError` for CSV syntax errors and for a row whose field count differs
     ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
     public mutating func nextRow() throws(ImportError) -> CSVRow? {
-        while var fields = try ImportError.rethrowing({ () throws(CSVError) in try reader.nextRecord() }) {
+        while true {
+            guard var fields = try ImportError.rethrowing({ () throws(CSVError) in try reader.nextRecord() }) else {
+                guard let more = try source?.next() else { return nil }
+                reader.append(more)
+                continue
+            }
             if fields.count == 1 && fields[0].isEmpty {
                 blankLines += 1
                 if firstBlankLine == nil { firstBlankLine = reader.line }
@@ -86,7 +104,6 @@ public struct CSVTable {
             }
             return CSVRow(fields: fields, line: reader.line, table: self)
         }
-        return nil
     }
 }
 

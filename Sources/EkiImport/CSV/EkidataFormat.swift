@@ -23,7 +23,10 @@ public struct EkidataFormat: ImportFormat {
     }
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        try EkidataImporter(path: input.path, encoding: options.encoding)
+        var importer = try EkidataImporter(path: input.path, encoding: options.encoding)
+        importer.skipInvalid = options.skipInvalid
+        importer.limits = options.limits.csv
+        return importer
     }
 
     /// Folders as one dataset each; the station file joined with the line and company files
@@ -35,7 +38,7 @@ public struct EkidataFormat: ImportFormat {
         var planned: [PlannedImport] = []
         var seen = Set<String>()
         for (input, role) in roles {
-            let importer: EkidataImporter
+            var importer: EkidataImporter
             if input.isDirectory {
                 importer = try EkidataImporter(path: input.path, encoding: options.encoding)
             } else if role == .station || role == nil {
@@ -48,6 +51,8 @@ public struct EkidataFormat: ImportFormat {
                 }
                 continue
             }
+            importer.skipInvalid = options.skipInvalid
+            importer.limits = options.limits.csv
             if seen.insert(importer.stationPath).inserted {
                 planned.append(PlannedImport(input: input, format: name, importer: importer))
             }

@@ -13,6 +13,11 @@ public struct EkidataImporter: StationImporter {
     public static let dataset = "ekidata"
     public let stationPath: String, linePath: String, companyPath: String
     public let encoding: TextEncoding?
+    /// Skip station rows without a usable position or name, counted in
+    /// `ImportBatch.skipped` (`--skip-invalid`), instead of refusing the file.
+    public var skipInvalid = false
+    /// The longest field and line read (`--max-field-bytes`, `--max-line-bytes`).
+    public var limits = CSVLimits()
 
     /// - Parameter path: the station file, or a folder holding the station, line and company
     ///   files (recognised by their headers, whatever their dated names).
@@ -27,7 +32,7 @@ public struct EkidataImporter: StationImporter {
             .map { (base as NSString).appendingPathComponent($0) }
         func find(_ firstColumns: String) -> String? {
             candidates.first { p in
-                guard let h = try? CSVInput.readBytes(p).prefix(200) else { return false }
+                guard let h = try? CSVInput.readHead(p, count: 200) else { return false }
                 var bytes = Array(h)
                 if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
                 return bytes.starts(with: Array(firstColumns.utf8))
@@ -78,15 +83,19 @@ public struct EkidataImporter: StationImporter {
         header.starts(with: ["station_cd", "station_g_cd"])
     }
 
+    private func table(_ path: String) throws(ImportError) -> CSVTable {
+        try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: limits.maxFieldBytes, maxLineBytes: limits.maxLineBytes)
+    }
+
     public func read() throws -> ImportBatch {
         var companies: [String: String] = [:]
-        var t = try CSVInput.table(path: companyPath, encoding: encoding)
+        var t = try table(companyPath)
         let cCode = try CSVInput.require(t, "company_cd"), cName = try CSVInput.require(t, "company_name")
         while let row = try t.nextRow() { companies[row.fields[cCode]] = CSVInput.value(row.fields[cName]) }
 
         struct Line { var name: String; var company: String? }
         var lines: [String: Line] = [:]
-        t = try CSVInput.table(path: linePath, encoding: encoding)
+        t = try table(linePath)
         let lCode = try CSVInput.require(t, "line_cd"), lCompany = try CSVInput.require(t, "company_cd"),
             lName = try CSVInput.require(t, "line_name")
         while let row = try t.nextRow() {
@@ -94,27 +103,30 @@ public struct EkidataImporter: StationImporter {
         }
 
         var records: [SourceRecord] = []
-        t = try CSVInput.table(path: stationPath, encoding: encoding)
+        t = try table(stationPath)
         let sCode = try CSVInput.require(t, "station_cd"), sName = try CSVInput.require(t, "station_name"),
             sLine = try CSVInput.require(t, "line_cd"), sPref = try CSVInput.require(t, "pref_cd"),
             sLon = try CSVInput.require(t, "lon"), sLat = try CSVInput.require(t, "lat"),
             sStatus = try CSVInput.require(t, "e_status")
         let sKana = t.column("station_name_k")
+        var skipped = SkippedRows()
         while let row = try t.nextRow() {
             guard let line = lines[row.fields[sLine]] else {
                 throw row.error(column: sLine, "line \(row.fields[sLine]) is not in \(linePath)")
             }
             let lineCode = Int(row.fields[sLine]) ?? 0
+            guard let place = try CSVInput.place(row, name: sName, lat: sLat, lon: sLon, skipInvalid: skipInvalid,
+                                                 skipped: &skipped) else { continue }
             records.append(SourceRecord(
                 source: SourceRef(dataset: Self.dataset, id: row.fields[sCode]),
-                name: row.fields[sName],
+                name: place.name,
                 reading: CSVInput.value(row[sKana]).map(TextFold.hiragana),
                 operatorName: line.company,
                 serviceClass: (1001...1099).contains(lineCode) ? .shinkansen : .conventional,
-                lines: [line.name], coordinate: try CSVInput.coordinate(row, lat: sLat, lon: sLon),
+                lines: [line.name], coordinate: place.coordinate,
                 prefecture: Prefecture.name(code: row.fields[sPref]),
                 isClosed: row.fields[sStatus].trimmingCharacters(in: .whitespaces) != "0"))
         }
-        return ImportBatch(dataset: Self.dataset, records: records)
+        return ImportBatch(dataset: Self.dataset, records: records, skipped: skipped)
     }
 }

@@ -18,7 +18,9 @@ public struct GenericCSVFormat: ImportFormat {
     }
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        try GenericCSVImporter(path: input.path, encoding: options.encoding, columns: options.columns,
-                               skipInvalid: options.skipInvalid, maxFieldBytes: options.maxFieldBytes)
+        var importer = try GenericCSVImporter(path: input.path, encoding: options.encoding, columns: options.columns,
+                                              skipInvalid: options.skipInvalid, maxFieldBytes: options.maxFieldBytes)
+        importer.maxLineBytes = options.limits.csv.maxLineBytes
+        return importer
     }
 }

@@ -27,6 +27,8 @@ public struct GenericCSVImporter: StationImporter {
     public let skipInvalid: Bool
     /// The longest field accepted, in bytes (`--max-field-bytes`).
     public let maxFieldBytes: Int
+    /// The longest line accepted, in bytes (`--max-line-bytes`).
+    public var maxLineBytes = CSVLimits.defaultMaxLineBytes
 
     /// - Parameter maxFieldBytes: the longest field accepted; a longer one stops the import
     ///   with file:line:column, the limit and the flag that raises it.
@@ -56,7 +58,7 @@ public struct GenericCSVImporter: StationImporter {
     }
 
     public func read() throws -> ImportBatch {
-        var table = try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: maxFieldBytes)
+        var table = try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: maxFieldBytes, maxLineBytes: maxLineBytes)
         var col: [String: Int] = [:]
         for field in Self.fields {
             let name = columnMap[field] ?? field

@@ -16,7 +16,10 @@ public struct StationDatabaseFormat: ImportFormat {
     }
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        try StationDatabaseImporter(path: input.path, encoding: options.encoding)
+        var importer = try StationDatabaseImporter(path: input.path, encoding: options.encoding)
+        importer.skipInvalid = options.skipInvalid
+        importer.limits = options.limits.csv
+        return importer
     }
 
     /// Folders as one dataset each; files joined with the station.csv they go with (the one in
@@ -37,7 +40,7 @@ public struct StationDatabaseFormat: ImportFormat {
         var planned: [PlannedImport] = []
         var seen = Set<String>()
         for (input, role) in roles {
-            let importer: StationDatabaseImporter
+            var importer: StationDatabaseImporter
             if input.isDirectory {
                 importer = try StationDatabaseImporter(path: input.path, encoding: options.encoding)
             } else if role == .station || role == nil {
@@ -50,6 +53,8 @@ public struct StationDatabaseFormat: ImportFormat {
                 }
                 continue
             }
+            importer.skipInvalid = options.skipInvalid
+            importer.limits = options.limits.csv
             if seen.insert(importer.stationPath).inserted {
                 planned.append(PlannedImport(input: input, format: name, importer: importer))
             }

@@ -22,6 +22,12 @@ public struct StationDatabaseImporter: StationImporter {
     /// station.csv, line.csv, register.csv and company.csv.
     public let stationPath: String, linePath: String, registerPath: String, companyPath: String
     public let encoding: TextEncoding?
+    /// Skip station.csv rows without a usable position or name, counted in
+    /// `ImportBatch.skipped` (`--skip-invalid`; their register.csv rows go with them), instead
+    /// of refusing the file.
+    public var skipInvalid = false
+    /// The longest field and line read (`--max-field-bytes`, `--max-line-bytes`).
+    public var limits = CSVLimits()
 
     /// - Parameter path: the folder holding station.csv, line.csv and register.csv (e.g.
     ///   `out/main`), or station.csv itself. company.csv is looked for beside them, then in
@@ -84,17 +90,21 @@ public struct StationDatabaseImporter: StationImporter {
 
     struct Line { var name: String; var company: String?; var closed: Bool; var code: Int; var color: String? = nil }
 
+    private func table(_ path: String) throws(ImportError) -> CSVTable {
+        try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: limits.maxFieldBytes, maxLineBytes: limits.maxLineBytes)
+    }
+
     public func read() throws -> ImportBatch {
         // company.csv: code → name.
         var companies: [String: String] = [:]
-        var t = try CSVInput.table(path: companyPath, encoding: encoding)
+        var t = try table(companyPath)
         let cCode = try CSVInput.require(t, "code"), cName = try CSVInput.require(t, "name")
         while let row = try t.nextRow() {
             if let n = CSVInput.value(row.fields[cName]) { companies[row.fields[cCode]] = n }
         }
         // line.csv: code → line.
         var lines: [String: Line] = [:]
-        t = try CSVInput.table(path: linePath, encoding: encoding)
+        t = try table(linePath)
         let lCode = try CSVInput.require(t, "code"), lName = try CSVInput.require(t, "name"),
             lCompany = try CSVInput.require(t, "company_code"), lClosed = try CSVInput.require(t, "closed")
         let lColor = t.header.firstIndex(of: "color")
@@ -117,25 +127,33 @@ public struct StationDatabaseImporter: StationImporter {
         // station.csv: code → row data.
         struct StationRow { var name: String; var reading: String?; var coordinate: Coordinate; var prefecture: String?; var closed: Bool }
         var stations: [String: StationRow] = [:]
-        t = try CSVInput.table(path: stationPath, encoding: encoding)
+        t = try table(stationPath)
         let sCode = try CSVInput.require(t, "code"), sName = try CSVInput.require(t, "original_name"),
             sKana = try CSVInput.require(t, "name_kana"), sLat = try CSVInput.require(t, "lat"),
             sLon = try CSVInput.require(t, "lng"), sPref = try CSVInput.require(t, "prefecture"),
             sClosed = try CSVInput.require(t, "closed")
         let sDates = ["open_date", "closed_date"].compactMap { t.header.firstIndex(of: $0) }
+        var skipped = SkippedRows()
+        var skippedCodes = Set<String>()
         while let row = try t.nextRow() {
             for c in sDates { note(row.fields[c]) }
+            guard let place = try CSVInput.place(row, name: sName, lat: sLat, lon: sLon, skipInvalid: skipInvalid,
+                                                 skipped: &skipped) else {
+                skippedCodes.insert(row.fields[sCode])
+                continue
+            }
             stations[row.fields[sCode]] = StationRow(
-                name: row.fields[sName], reading: CSVInput.value(row.fields[sKana]).map(Self.cleanReading),
-                coordinate: try CSVInput.coordinate(row, lat: sLat, lon: sLon),
+                name: place.name, reading: CSVInput.value(row.fields[sKana]).map(Self.cleanReading),
+                coordinate: place.coordinate,
                 prefecture: Prefecture.name(code: row.fields[sPref]), closed: row.fields[sClosed] == "1")
         }
         // register.csv: one record per (station, line).
         var records: [SourceRecord] = []
-        t = try CSVInput.table(path: registerPath, encoding: encoding)
+        t = try table(registerPath)
         let rStation = try CSVInput.require(t, "station_code"), rLine = try CSVInput.require(t, "line_code")
         let rIndex = t.header.firstIndex(of: "index")
         while let row = try t.nextRow() {
+            if skippedCodes.contains(row.fields[rStation]) { continue }
             guard let s = stations[row.fields[rStation]] else {
                 throw row.error(column: rStation, "station \(row.fields[rStation]) is not in \(stationPath)")
             }
@@ -150,7 +168,7 @@ public struct StationDatabaseImporter: StationImporter {
                 isClosed: s.closed || l.closed,
                 lineOrder: rIndex.flatMap { Int(row.fields[$0]) }, lineColor: l.color))
         }
-        var batch = ImportBatch(dataset: Self.dataset, records: records)
+        var batch = ImportBatch(dataset: Self.dataset, records: records, skipped: skipped)
         batch.edition = newest.isEmpty ? nil : newest
         return batch
     }

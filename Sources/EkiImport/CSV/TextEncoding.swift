@@ -49,32 +49,12 @@ public enum TextDecoding {
             return (try cp932ToUTF8(bytes, file: file), .cp932)
         case nil:
             if hasBOM { return try decode(bytes, file: file, encoding: .utf8) }
-            if firstInvalidUTF8(bytes) == nil {
-                if !bytes.contains(where: { $0 >= 0x80 }) { return (bytes, .utf8) }
-                // Short CP932 text can be valid UTF-8 too (茗荷谷 in CP932 reads `䪉גJ`, 螢田
-                // `壓c`): decide by which readings are possible and plausible.
-                let asCP932 = try? cp932ToUTF8(bytes, file: file)
-                let utf8Plausible = implausibleScalar(bytes) == nil
-                let cp932Plausible = asCP932.map { implausibleScalar($0) == nil } ?? false
-                switch (utf8Plausible, asCP932 != nil, cp932Plausible) {
-                case (true, false, _), (true, true, false): return (bytes, .utf8)
-                case (false, true, true): return (asCP932!, .cp932)
-                default:
-                    throw ImportError(file: file, message: utf8Plausible
-                        ? "reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932"
-                        : "reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
-                }
+            var detector = EncodingDetector(file: file)
+            try detector.add(bytes, firstLine: 1)
+            switch try detector.decide() {
+            case .utf8: return (bytes, .utf8)
+            case .cp932: return (try cp932ToUTF8(bytes, file: file), .cp932)
             }
-            guard let asCP932 = try? cp932ToUTF8(bytes, file: file) else {
-                let bad = firstInvalidUTF8(bytes)!
-                throw ImportError(file: file, line: lineNumber(bytes, at: bad),
-                                  message: "neither UTF-8 nor CP932 (invalid byte 0x\(String(bytes[bad], radix: 16, uppercase: true)))")
-            }
-            // Latin-1 often decodes as CP932 too (S\xE3o Paulo → S縊 Paulo): not station text.
-            if let odd = implausibleScalar(asCP932) {
-                throw ImportError(file: file, line: lineOf(scalar: odd, in: asCP932), message: "not UTF-8, and as CP932 it reads '\(odd)' (U+\(String(odd.value, radix: 16, uppercase: true))), which is not station text (Latin-1 or another encoding?): convert it to UTF-8, or give --encoding cp932 if it is CP932")
-            }
-            return (asCP932, .cp932)
         }
     }
 
@@ -89,9 +69,14 @@ public enum TextDecoding {
     /// and JR線 are plausible).
     static func implausibleScalar(_ text: [UInt8]) -> Unicode.Scalar? {
         var previousIdeograph = false
-        let scalars = Array(String(decoding: text, as: UTF8.self).unicodeScalars)
         let isLetter = { (u: Unicode.Scalar) in (0x41...0x5A).contains(u.value) || (0x61...0x7A).contains(u.value) }
-        for (i, u) in scalars.enumerated() {
+        // The scalars are walked with one of look-behind and one of look-ahead (no array of
+        // them: the text may be megabytes long).
+        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
+        var before: Unicode.Scalar? = nil
+        var current = scalars.next()
+        while let u = current {
+            let after = scalars.next()
             let v = u.value
             let ideograph = (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || v >= 0x20000 && v <= 0x3FFFF
             let halfwidthKana = (0xFF61...0xFF9F).contains(v)
@@ -102,9 +87,10 @@ public enum TextDecoding {
                 || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
                 || ideograph || (0xAC00...0xD7AF).contains(v) || (0xFF01...0xFFEF).contains(v) || v == 0xFEFF
             if !plausible || (halfwidthKana && previousIdeograph) { return u }
-            if ideograph, i > 0, i + 1 < scalars.count, isLetter(scalars[i - 1]),
-               isLetter(scalars[i + 1]) || scalars[i + 1] == " " { return u }
+            if ideograph, let b = before, let a = after, isLetter(b), isLetter(a) || a == " " { return u }
             previousIdeograph = ideograph
+            before = u
+            current = after
         }
         return nil
     }
@@ -187,5 +173,89 @@ public enum TextDecoding {
             result.removeFirst(3)
         }
         return result
+    }
+}
+
+/// Decides a text's encoding from all of it, given part by part (each part ending at a line
+/// break, so that no character is cut): the rule of `TextDecoding.decode(_:file:encoding:)`
+/// with no encoding given, without holding the whole text.
+struct EncodingDetector {
+    let file: String
+    private var started = false
+    private var hasBOM = false
+    private var anyHigh = false
+    /// The first byte that is not UTF-8: its line and value.
+    private var invalidUTF8: (line: Int, byte: UInt8)? = nil
+    /// The first implausible character of the UTF-8 reading (while it is valid).
+    private var utf8Odd: Unicode.Scalar? = nil
+    private var cp932Possible = true
+    /// The first implausible character of the CP932 reading, and its line.
+    private var cp932Odd: (scalar: Unicode.Scalar, line: Int)? = nil
+
+    init(file: String) { self.file = file }
+
+    /// Takes the next part; `firstLine` is the line it starts on.
+    /// - Throws: `ImportError` for a UTF-16 file (its BOM at the start).
+    mutating func add(_ part: [UInt8], firstLine: Int) throws(ImportError) {
+        if !started && !part.isEmpty {
+            started = true
+            if part.count >= 2, (part[0] == 0xFF && part[1] == 0xFE) || (part[0] == 0xFE && part[1] == 0xFF) {
+                throw ImportError(file: file, line: 1, message: "file is UTF-16; convert it to UTF-8 (or CP932)")
+            }
+            hasBOM = part.count >= 3 && part[0] == 0xEF && part[1] == 0xBB && part[2] == 0xBF
+        }
+        guard part.contains(where: { $0 >= 0x80 }) else { return }
+        anyHigh = true
+        if invalidUTF8 == nil, let bad = TextDecoding.firstInvalidUTF8(part) {
+            invalidUTF8 = (firstLine + TextDecoding.lineNumber(part, at: bad) - 1, part[bad])
+        }
+        if invalidUTF8 == nil && utf8Odd == nil { utf8Odd = TextDecoding.implausibleScalar(part) }
+        if hasBOM { return }
+        if cp932Possible && cp932Odd == nil {
+            if let asCP932 = try? TextDecoding.cp932ToUTF8(part, file: file) {
+                if let odd = TextDecoding.implausibleScalar(asCP932) {
+                    cp932Odd = (odd, firstLine + TextDecoding.lineOf(scalar: odd, in: asCP932) - 1)
+                }
+            } else {
+                cp932Possible = false
+            }
+        }
+    }
+
+    /// The encoding of the whole text.
+    /// - Throws: `ImportError` when neither reading is possible and plausible, or both are
+    ///   (naming `--encoding`), or a file with a UTF-8 BOM is not UTF-8.
+    func decide() throws(ImportError) -> TextEncoding {
+        if hasBOM {
+            if let bad = invalidUTF8 {
+                throw ImportError(file: file, line: bad.line,
+                                  message: "invalid UTF-8 byte 0x\(String(bad.byte, radix: 16, uppercase: true)); use --encoding cp932 if the file is Shift_JIS")
+            }
+            return .utf8
+        }
+        if !anyHigh { return .utf8 }
+        if invalidUTF8 == nil {
+            // Short CP932 text can be valid UTF-8 too (茗荷谷 in CP932 reads `䪉גJ`, 螢田
+            // `壓c`): decide by which readings are possible and plausible.
+            let utf8Plausible = utf8Odd == nil
+            let cp932Plausible = cp932Possible && cp932Odd == nil
+            switch (utf8Plausible, cp932Possible, cp932Plausible) {
+            case (true, false, _), (true, true, false): return .utf8
+            case (false, true, true): return .cp932
+            default:
+                throw ImportError(file: file, message: utf8Plausible
+                    ? "reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932"
+                    : "reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
+            }
+        }
+        if !cp932Possible, let bad = invalidUTF8 {
+            throw ImportError(file: file, line: bad.line,
+                              message: "neither UTF-8 nor CP932 (invalid byte 0x\(String(bad.byte, radix: 16, uppercase: true)))")
+        }
+        // Latin-1 often decodes as CP932 too (S\xE3o Paulo → S縊 Paulo): not station text.
+        if let odd = cp932Odd {
+            throw ImportError(file: file, line: odd.line, message: "not UTF-8, and as CP932 it reads '\(odd.scalar)' (U+\(String(odd.scalar.value, radix: 16, uppercase: true))), which is not station text (Latin-1 or another encoding?): convert it to UTF-8, or give --encoding cp932 if it is CP932")
+        }
+        return .cp932
     }
 }

@@ -7,8 +7,10 @@ public struct ImportBatch: Sendable {
     public var dataset: String
     /// The station rows, before the entry rule.
     public var records: [SourceRecord]
-    /// Non-fatal findings.
+    /// Non-fatal findings: the first `ImportLimits.maxWarnings` of them.
     public var warnings: [ImportWarning]
+    /// Warnings found beyond those kept in `warnings` (counted only; `ImportLimits.maxWarnings`).
+    public var warningsNotKept = 0
     /// Rows left out under `--skip-invalid` (no usable position or name).
     public var skipped: SkippedRows
     /// Why the input gave no rows, when it gave none and the importer can tell (routes all
@@ -26,6 +28,13 @@ public struct ImportBatch: Sendable {
         self.skipped = skipped
         self.emptyReason = nil
         self.edition = nil
+    }
+
+    /// A batch with the warnings `list` kept, and the count of those it did not.
+    public init(dataset: String, records: [SourceRecord], warnings list: WarningList,
+                skipped: SkippedRows = SkippedRows()) {
+        self.init(dataset: dataset, records: records, warnings: list.kept, skipped: skipped)
+        warningsNotKept = list.notKept
     }
 }
 

@@ -17,7 +17,7 @@ extension GTFS {
         /// Every agency in file order. A repeated agency_id keeps the first row (warning).
         /// - Throws: `ImportError` for a missing file or column, bad encoding, or an empty
         ///   agency_name.
-        static func readAll(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> [Agency] {
+        static func readAll(from feed: FeedSource, warnings: inout WarningList) throws(ImportError) -> [Agency] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let idColumn = reader.column("agency_id")
             let nameColumn = reader.column("agency_name")!

@@ -4,7 +4,8 @@ import CArchive
 /// The bytes of one feed file, read in parts.
 protocol FeedByteStream: AnyObject {
     /// The next bytes, at most `count`; empty at the end of the file.
-    /// - Throws: `ImportError` when the file cannot be read (I/O error, corrupt zip member).
+    /// - Throws: `ImportError` when the file cannot be read (I/O error, corrupt zip member,
+    ///   a zip member over `ImportLimits`).
     func read(upTo count: Int) throws(ImportError) -> [UInt8]
 }
 
@@ -21,11 +22,15 @@ struct FeedSource {
     let files: [String]
     /// The folder inside a zip that holds the files: "" or "name/".
     private let prefix: String
+    /// The bounds its files are read within (zip members' unzipped size and ratio, CSV fields
+    /// and lines).
+    let limits: ImportLimits
 
     /// Opens a directory or a zip file.
     /// - Throws: `ImportError` when the path does not exist, cannot be listed, or is a file
     ///   that libarchive cannot read as a zip archive.
-    init(path: String) throws(ImportError) {
+    init(path: String, limits: ImportLimits = ImportLimits()) throws(ImportError) {
+        self.limits = limits
         var p = path
         while p.count > 1 && p.hasSuffix("/") { p.removeLast() }
         self.path = p
@@ -49,7 +54,7 @@ struct FeedSource {
             }.sorted()
         } else {
             kind = .zip
-            let archive = try ZipArchive(path: p)
+            let archive = try ZipArchive(path: p, limits: limits)
             var entries: [String] = []
             while let name = try archive.nextFile() {
                 if name.hasPrefix("__MACOSX/") { continue }
@@ -90,7 +95,7 @@ struct FeedSource {
         case .directory:
             return try FileByteStream(path: displayName(name))
         case .zip:
-            let archive = try ZipArchive(path: path)
+            let archive = try ZipArchive(path: path, limits: limits)
             let wanted = prefix + name
             while let entry = try archive.nextFile() {
                 if entry == wanted { return archive }
@@ -128,18 +133,33 @@ final class FileByteStream: FeedByteStream {
 /// The one owner of a libarchive read handle for a zip file: `archive_read_free` in `deinit`.
 /// Entries are read in archive order: `nextFile()` moves to the next regular file, `read(upTo:)`
 /// returns that entry's uncompressed bytes. Not thread-safe; one reader uses it at a time.
+///
+/// Reading an entry stops with an `ImportError` when it would unzip to more than
+/// `ImportLimits.maxUnzippedBytes` (the size its header states, then the bytes counted while
+/// unzipping) or to more than `maxZipRatio` times the compressed bytes read for it (counted
+/// with `archive_filter_bytes` once 1 MiB is unzipped): a zip bomb is refused after a few
+/// megabytes, not held.
 final class ZipArchive: FeedByteStream {
     private let handle: OpaquePointer
     private let path: String
+    private let limits: ImportLimits
     private var currentEntry: String?
+    /// The current entry's size as its header states it, when it does.
+    private var statedSize: Int64? = nil
+    /// Bytes unzipped from the current entry, and compressed bytes read before it.
+    private var unzipped: Int64 = 0
+    private var compressedAtStart: Int64 = 0
+    /// Unzipped bytes after which the ratio is checked (below, read-ahead blurs it).
+    static let ratioCheckStart: Int64 = 1 << 20
 
     /// - Throws: `ImportError` when the file cannot be opened or is not a zip archive.
-    init(path: String) throws(ImportError) {
+    init(path: String, limits: ImportLimits = ImportLimits()) throws(ImportError) {
         guard let a = archive_read_new() else {
             throw ImportError(file: path, message: "libarchive: out of memory")
         }
         handle = a
         self.path = path
+        self.limits = limits
         archive_read_support_format_zip(a)
         if archive_read_open_filename(a, path, 64 * 1024) != ARCHIVE_OK {
             throw ImportError(file: path, message: "not a readable zip archive (\(lastError))")
@@ -169,19 +189,37 @@ final class ZipArchive: FeedByteStream {
             guard let cName = archive_entry_pathname_utf8(entry) ?? archive_entry_pathname(entry) else { continue }
             let name = String(cString: cName)
             currentEntry = name
+            statedSize = archive_entry_size_is_set(entry) != 0 ? archive_entry_size(entry) : nil
+            unzipped = 0
+            compressedAtStart = archive_filter_bytes(handle, -1)
             return name
         }
     }
 
     func read(upTo count: Int) throws(ImportError) -> [UInt8] {
+        let member = "\(path)/\(currentEntry ?? "?")"
+        let limit = limits.maxUnzippedBytes
+        if unzipped == 0, let stated = statedSize, stated > limit {
+            throw ImportError(file: member, message: "unzips to \(stated) bytes, over the limit of \(limit) (--max-unzipped-bytes N raises it)")
+        }
         var buffer = [UInt8](repeating: 0, count: count)
         let n = buffer.withUnsafeMutableBytes { raw in
             archive_read_data(handle, raw.baseAddress, raw.count)
         }
         if n < 0 {
-            throw ImportError(file: "\(path)/\(currentEntry ?? "?")", message: "cannot read the zip member (\(lastError))")
+            throw ImportError(file: member, message: "cannot read the zip member (\(lastError))")
         }
         buffer.removeSubrange(Int(n)...)
+        unzipped += Int64(n)
+        if unzipped > limit {
+            throw ImportError(file: member, message: "unzips to more than the limit of \(limit) bytes (--max-unzipped-bytes N raises it)")
+        }
+        if unzipped > Self.ratioCheckStart {
+            let compressed = max(1, archive_filter_bytes(handle, -1) - compressedAtStart)
+            if unzipped / compressed > Int64(limits.maxZipRatio) {
+                throw ImportError(file: member, message: "unzips to more than \(limits.maxZipRatio) times its compressed size (\(unzipped) bytes from \(compressed)), the limit against zip bombs (--max-zip-ratio N raises it)")
+            }
+        }
         return buffer
     }
 }

@@ -6,7 +6,9 @@ import Foundation
 enum GTFS {}
 
 /// Reads one GTFS file row by row without holding more than one part of it (1 MiB plus the
-/// record that crosses the part's end) in memory: stop_times.txt can be hundreds of megabytes.
+/// record that crosses the part's end, at most `CSVLimits.maxLineBytes`) in memory:
+/// stop_times.txt can be hundreds of megabytes. A field or line over the feed's `CSVLimits`
+/// stops the read where the limit is passed (`RecordSplitter`).
 ///
 /// Each part ends at a line feed outside quotes and is checked before it is parsed: GTFS files
 /// must be UTF-8 (a BOM is allowed and skipped), so a UTF-16 BOM, a byte that is not UTF-8 or a
@@ -21,7 +23,7 @@ struct FeedTableReader {
     let file: String
     private let stream: FeedByteStream
     private var table: CSVTable
-    private var splitter = RecordSplitter()
+    private var splitter: RecordSplitter
     private var atEnd = false
 
     /// Opens `name` in `feed`, reads its header and checks that every column in `required`
@@ -35,6 +37,7 @@ struct FeedTableReader {
             throw ImportError(file: file, message: "required file is missing from the feed")
         }
         stream = try feed.open(name)
+        splitter = RecordSplitter(file: file, limits: feed.limits.csv)
         var first: [UInt8] = []
         var end = false
         while first.isEmpty && !end {
@@ -43,12 +46,13 @@ struct FeedTableReader {
                 first = splitter.finish()
                 end = true
             } else {
-                first = splitter.add(data)
+                first = try splitter.add(data)
             }
         }
         try FeedTableReader.check(first, file: file, firstLine: 1, header: nil)
-        table = try CSVTable(bytes: first, file: file)
+        table = try CSVTable(bytes: first, file: file, maxFieldBytes: feed.limits.csv.maxFieldBytes)
         table.mendsRaggedRows = true
+        splitter.header = table.header
         splitter.partDone()
         atEnd = end
         for column in required where table.column(column) == nil {
@@ -58,7 +62,7 @@ struct FeedTableReader {
 
     /// After the last row: one warning when rows had missing or extra empty trailing fields
     /// (read as empty / dropped; `CSVTable.mendsRaggedRows`).
-    func finish(into warnings: inout [ImportWarning]) {
+    func finish(into warnings: inout WarningList) {
         guard table.mendedRows > 0 else { return }
         warnings.append(ImportWarning(file: file, line: table.firstMendedLine,
                                       message: "\(table.mendedRows) rows have a field count other than the header's; missing trailing fields read as empty, extra empty ones ignored"))
@@ -79,7 +83,7 @@ struct FeedTableReader {
                 part = splitter.finish()
                 atEnd = true
             } else {
-                part = splitter.add(data)
+                part = try splitter.add(data)
             }
             if part.isEmpty { continue }
             try FeedTableReader.check(part, file: file, firstLine: splitter.line, header: table.header)
@@ -130,65 +134,6 @@ struct FeedTableReader {
             else if bytes[i] == UInt8(ascii: ","), !quoted { column += 1 }
         }
         return (line, column)
-    }
-}
-
-/// Cuts a byte stream into parts that end just after a line feed outside quotes, so that each
-/// part holds whole CSV records. Quotes are counted as RFC 4180 writes them (a doubled `""`
-/// toggles twice); a stray `"` inside an unquoted field would be misread, which GTFS forbids.
-struct RecordSplitter {
-    private var pending: [UInt8] = []
-    private var pendingLineFeeds = 0
-    private var quoted = false
-    /// 1-based line number at which the next part starts.
-    private(set) var line = 1
-    private var lineFeedsInPart = 0
-
-    /// Adds bytes; returns the whole records completed so far (empty when none).
-    mutating func add(_ data: [UInt8]) -> [UInt8] {
-        var cut = -1
-        var lineFeeds = 0
-        var lineFeedsAtCut = 0
-        var q = quoted
-        data.withUnsafeBufferPointer { buf in
-            for i in 0..<buf.count {
-                let b = buf[i]
-                if b == UInt8(ascii: "\"") {
-                    q.toggle()
-                } else if b == 0x0A {
-                    lineFeeds += 1
-                    if !q { cut = i; lineFeedsAtCut = lineFeeds }
-                }
-            }
-        }
-        quoted = q
-        if cut < 0 {
-            pending.append(contentsOf: data)
-            pendingLineFeeds += lineFeeds
-            return []
-        }
-        var part = pending
-        part.append(contentsOf: data[...cut])
-        lineFeedsInPart = pendingLineFeeds + lineFeedsAtCut
-        pending = Array(data[(cut + 1)...])
-        pendingLineFeeds = lineFeeds - lineFeedsAtCut
-        return part
-    }
-
-    /// The bytes left at the end of the stream (the last record when the file does not end
-    /// with a line break).
-    mutating func finish() -> [UInt8] {
-        let rest = pending
-        lineFeedsInPart = pendingLineFeeds
-        pending = []
-        pendingLineFeeds = 0
-        return rest
-    }
-
-    /// Moves `line` past the part just returned by `add` or `finish`.
-    mutating func partDone() {
-        line += lineFeedsInPart
-        lineFeedsInPart = 0
     }
 }
 

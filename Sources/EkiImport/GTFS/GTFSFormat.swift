@@ -18,7 +18,10 @@ public struct GTFSFormat: ImportFormat {
     }
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        GTFSImporter(path: input.path, modes: options.modes, feedName: Self.feedName(input.path))
+        var importer = GTFSImporter(path: input.path, modes: options.modes, feedName: Self.feedName(input.path))
+        importer.limits = options.limits
+        importer.skipInvalid = options.skipInvalid
+        return importer
     }
 
     /// A feed's name for its dataset (`gtfs/<name>`): the file or folder name without `.zip`;

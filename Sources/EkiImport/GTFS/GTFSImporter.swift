@@ -40,6 +40,11 @@ public struct GTFSImporter: StationImporter, Sendable {
     public var modes: GTFSModes
     /// Used in the dataset name `gtfs/<feedName>`.
     public var feedName: String
+    /// The bounds the feed is read within (zip members, fields and lines, warnings kept).
+    public var limits = ImportLimits()
+    /// Skip stops (location_type 0–2) without a usable position or name, counted in
+    /// `ImportBatch.skipped`, instead of refusing the feed (`--skip-invalid`).
+    public var skipInvalid = false
 
     /// - Parameters:
     ///   - path: a feed directory or `.zip` file.
@@ -69,14 +74,15 @@ public struct GTFSImporter: StationImporter, Sendable {
     /// - Returns: `ImportBatch(dataset: "gtfs/<feedName>", records:, warnings:)`.
     /// - Throws: `ImportError` as described on the type; nothing is returned then.
     public func read() throws(ImportError) -> ImportBatch {
-        let feed = try FeedSource(path: path)
-        var warnings: [ImportWarning] = []
+        let feed = try FeedSource(path: path, limits: limits)
+        var warnings = WarningList(limit: limits.maxWarnings)
+        var skipped = SkippedRows()
         for name in feed.files where !GTFSImporter.knownFiles.contains(name) {
             warnings.append(ImportWarning(file: feed.displayName(name), message: "unknown file, ignored"))
         }
         let agencies = try GTFS.Agency.readAll(from: feed, warnings: &warnings)
         let routes = try GTFS.Route.readAll(from: feed, warnings: &warnings)
-        let stops = try GTFS.Stop.readAll(from: feed, warnings: &warnings)
+        let stops = try GTFS.Stop.readAll(from: feed, skipInvalid: skipInvalid, skipped: &skipped, warnings: &warnings)
         let translations = try GTFS.Translations.read(from: feed, warnings: &warnings)
 
         var routeIndex: [String: Int32] = [:]
@@ -97,7 +103,7 @@ public struct GTFSImporter: StationImporter, Sendable {
             stops: stops, stopIndex: stopIndex, routes: routes, routesByStop: routesByStop,
             agencies: agencies, agencyOfRoute: agencyOfRoute, translations: translations,
             dataset: dataset, file: feed.displayName(GTFS.Stop.file), patterns: patterns, warnings: &warnings)
-        var batch = ImportBatch(dataset: dataset, records: records, warnings: warnings)
+        var batch = ImportBatch(dataset: dataset, records: records, warnings: warnings, skipped: skipped)
         if records.isEmpty { batch.emptyReason = emptyReason(routes: routes) }
         return batch
     }
@@ -128,7 +134,7 @@ public struct GTFSImporter: StationImporter, Sendable {
     /// The agency index of every route: its agency_id's agency, or the only agency when it has
     /// none; nil (unknown operator, with a warning) otherwise.
     func resolveAgencies(routes: [GTFS.Route], agencies: [GTFS.Agency], feed: FeedSource,
-                         warnings: inout [ImportWarning]) -> [Int?] {
+                         warnings: inout WarningList) -> [Int?] {
         var byId: [String: Int] = [:]
         for (i, a) in agencies.enumerated() where byId[a.id] == nil { byId[a.id] = i }
         let file = feed.displayName(GTFS.Route.file)
@@ -150,7 +156,7 @@ public struct GTFSImporter: StationImporter, Sendable {
     func buildRecords(stops: [GTFS.Stop], stopIndex: [String: Int], routes: [GTFS.Route],
                       routesByStop: [[Int32]], agencies: [GTFS.Agency], agencyOfRoute: [Int?],
                       translations: GTFS.Translations, dataset: String, file: String,
-                      patterns: GTFS.TripPatterns? = nil, warnings: inout [ImportWarning]) -> [SourceRecord] {
+                      patterns: GTFS.TripPatterns? = nil, warnings: inout WarningList) -> [SourceRecord] {
         struct Group: Hashable {
             var place: Int
             var agency: Int          // -1: unknown

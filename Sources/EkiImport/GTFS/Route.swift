@@ -38,7 +38,7 @@ extension GTFS {
         /// Every route in file order. A repeated route_id keeps the first row (warning).
         /// - Throws: `ImportError` for a missing file or column, bad encoding, an empty
         ///   route_id, or a route_type that is not an integer.
-        static func readAll(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> [Route] {
+        static func readAll(from feed: FeedSource, warnings: inout WarningList) throws(ImportError) -> [Route] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let idColumn = reader.column("route_id")!
             let typeColumn = reader.column("route_type")!

@@ -27,8 +27,11 @@ extension GTFS {
         /// - Throws: `ImportError` naming the field for a missing file or column, bad
         ///   encoding, an empty stop_id, a location_type outside 0–4, or a stop, station or
         ///   entrance (location_type 0–2) without a name or without valid coordinates
-        ///   (latitude -90…90, longitude -180…180, degrees; (0, 0) is "no position").
-        static func readAll(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> [Stop] {
+        ///   (latitude -90…90, longitude -180…180, degrees; (0, 0) is "no position"). With
+        ///   `skipInvalid`, such a stop is left out and counted in `skipped` instead, and the
+        ///   error names `--skip-invalid` otherwise.
+        static func readAll(from feed: FeedSource, skipInvalid: Bool = false, skipped: inout SkippedRows,
+                            warnings: inout WarningList) throws(ImportError) -> [Stop] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let idColumn = reader.column("stop_id")!
             let nameColumn = reader.column("stop_name")!
@@ -48,19 +51,28 @@ extension GTFS {
                     locationType = t
                 }
                 let needsPlace = locationType <= 2
-                let name = needsPlace ? try row.requiredText(nameColumn) : row.text(nameColumn)
+                // The stop's place: name and position, or (with --skip-invalid) none.
+                let name: String
                 var coordinate: Coordinate? = nil
-                let latText = row.text(latColumn), lonText = row.text(lonColumn)
-                if needsPlace || !latText.isEmpty || !lonText.isEmpty {
-                    if latText.isEmpty { throw row.error(column: latColumn, "stop '\(id)' has no latitude") }
-                    if lonText.isEmpty { throw row.error(column: lonColumn, "stop '\(id)' has no longitude") }
-                    let lat = try row.double(latColumn), lon = try row.double(lonColumn)
-                    guard (-90...90).contains(lat) else { throw row.error(column: latColumn, "latitude \(lat) is outside -90…90") }
-                    guard (-180...180).contains(lon) else { throw row.error(column: lonColumn, "longitude \(lon) is outside -180…180") }
-                    if PositionChecks.isPlaceholder(lat: lat, lon: lon) {
-                        throw row.error(column: latColumn, "stop '\(id)': \(PositionChecks.placeholderMessage)")
+                do throws(ImportError) {
+                    name = needsPlace ? try row.requiredText(nameColumn) : row.text(nameColumn)
+                    let latText = row.text(latColumn), lonText = row.text(lonColumn)
+                    if needsPlace || !latText.isEmpty || !lonText.isEmpty {
+                        if latText.isEmpty { throw row.error(column: latColumn, "stop '\(id)' has no latitude") }
+                        if lonText.isEmpty { throw row.error(column: lonColumn, "stop '\(id)' has no longitude") }
+                        let lat = try row.double(latColumn), lon = try row.double(lonColumn)
+                        guard (-90...90).contains(lat) else { throw row.error(column: latColumn, "latitude \(lat) is outside -90…90") }
+                        guard (-180...180).contains(lon) else { throw row.error(column: lonColumn, "longitude \(lon) is outside -180…180") }
+                        if PositionChecks.isPlaceholder(lat: lat, lon: lon) {
+                            throw row.error(column: latColumn, "stop '\(id)': \(PositionChecks.placeholderMessage)")
+                        }
+                        coordinate = Coordinate(lat: lat, lon: lon)
                     }
-                    coordinate = Coordinate(lat: lat, lon: lon)
+                } catch {
+                    if skipInvalid { skipped.add(error); continue }
+                    var e = error
+                    e.message += " (--skip-invalid skips stops without a usable position or name)"
+                    throw e
                 }
                 guard seen.insert(id).inserted else {
                     warnings.append(ImportWarning(file: reader.file, line: row.line, field: "stop_id",

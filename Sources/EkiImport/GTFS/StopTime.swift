@@ -15,7 +15,7 @@ extension GTFS {
         ///   errors, ragged rows or an empty trip_id.
         static func routesByStop(from feed: FeedSource, stopIndex: [String: Int], stopCount: Int,
                                  routeIndexByTrip: [String: Int32],
-                                 warnings: inout [ImportWarning]) throws(ImportError) -> [[Int32]] {
+                                 warnings: inout WarningList) throws(ImportError) -> [[Int32]] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let tripColumn = reader.column("trip_id")!
             let stopColumn = reader.column("stop_id")!

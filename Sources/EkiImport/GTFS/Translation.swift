@@ -41,7 +41,7 @@ extension GTFS {
         /// Reads translations.txt; `.empty` when the feed has none.
         /// - Throws: `ImportError` for bad encoding, CSV errors, or a header that matches
         ///   neither layout (naming the first missing column of the current one).
-        static func read(from feed: FeedSource, warnings: inout [ImportWarning]) throws(ImportError) -> Translations {
+        static func read(from feed: FeedSource, warnings: inout WarningList) throws(ImportError) -> Translations {
             guard feed.contains(file) else { return .empty }
             var reader = try FeedTableReader(feed: feed, name: file, required: [])
             var result = Translations()

@@ -11,7 +11,7 @@ extension GTFS {
         /// row (one warning in all).
         /// - Throws: `ImportError` for a missing file or column, bad encoding or an empty id.
         static func routeIndexByTrip(from feed: FeedSource, routeIndex: [String: Int32],
-                                     warnings: inout [ImportWarning]) throws(ImportError) -> [String: Int32] {
+                                     warnings: inout WarningList) throws(ImportError) -> [String: Int32] {
             var reader = try FeedTableReader(feed: feed, name: file, required: required)
             let routeColumn = reader.column("route_id")!
             let tripColumn = reader.column("trip_id")!

@@ -41,7 +41,7 @@ extension GTFS {
         /// - Throws: `ImportError` as the first pass (`StopTime.routesByStop`) would.
         static func read(from feed: FeedSource, stops: [Stop], stopIndex: [String: Int],
                          routes: [Route], routeIndexByTrip: [String: Int32], agencyOfRoute: [Int?],
-                         include: (Route) -> Bool, warnings: inout [ImportWarning]) throws(ImportError) -> TripPatterns? {
+                         include: (Route) -> Bool, warnings: inout WarningList) throws(ImportError) -> TripPatterns? {
             var reader = try FeedTableReader(feed: feed, name: file, required: StopTime.required)
             guard let seqColumn = reader.column("stop_sequence") else {
                 reader.finish(into: &warnings)
@@ -53,7 +53,7 @@ extension GTFS {
             let stopColumn = reader.column("stop_id")!
             var calls: [String: [(seq: Int, place: Int)]] = [:]
             var lastTrip = "", lastRoute: Int32 = -1
-            var scratch: [ImportWarning] = []
+            var scratch = WarningList()
             while let row = try reader.next() {
                 let trip = row.text(tripColumn)
                 if trip != lastTrip { lastTrip = trip; lastRoute = routeIndexByTrip[trip] ?? -1 }

@@ -13,6 +13,11 @@ public struct N02CSVImporter: StationImporter {
 
     public let path: String
     public let encoding: TextEncoding?
+    /// Skip rows without a usable position or name, counted in `ImportBatch.skipped`
+    /// (`--skip-invalid`), instead of refusing the file.
+    public var skipInvalid = false
+    /// The longest field and line read (`--max-field-bytes`, `--max-line-bytes`).
+    public var limits = CSVLimits()
 
     public init(path: String, encoding: TextEncoding? = nil) {
         self.path = path
@@ -27,27 +32,29 @@ public struct N02CSVImporter: StationImporter {
     /// - Throws: `ImportError` for undecodable bytes, CSV syntax errors, ragged rows, missing
     ///   columns, bad coordinates or an unknown N02_002 code.
     public func read() throws -> ImportBatch {
-        var table = try CSVInput.table(path: path, encoding: encoding)
+        var table = try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: limits.maxFieldBytes,
+                                       maxLineBytes: limits.maxLineBytes)
         let c = try Self.requiredColumns.map { name throws(ImportError) in try CSVInput.require(table, name) }
         let (kind, line, op, name, code, lon, lat) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6])
         var records: [SourceRecord] = []
+        var skipped = SkippedRows()
         while let row = try table.nextRow() {
             let k = row.fields[kind].trimmingCharacters(in: .whitespaces)
             guard let kindCode = Int(k), (1...5).contains(kindCode) else {
                 throw row.error(column: kind, "'\(k)' is not an N02 事業者種別 code (1–5)")
             }
-            guard let stationName = CSVInput.value(row.fields[name]) else {
-                throw row.error(column: name, "empty station name")
-            }
+            guard let place = try CSVInput.place(row, name: name, lat: lat, lon: lon, skipInvalid: skipInvalid,
+                                                 skipped: &skipped) else { continue }
             records.append(SourceRecord(
                 source: SourceRef(dataset: Self.dataset, id: row.fields[code]),
-                name: stationName,
+                name: place.name,
                 operatorName: CSVInput.value(row.fields[op]),
                 serviceClass: kindCode == 1 ? .shinkansen : .conventional,
                 lines: CSVInput.value(row.fields[line]).map { [$0] } ?? [],
-                coordinate: try CSVInput.coordinate(row, lat: lat, lon: lon)))
+                coordinate: place.coordinate))
         }
-        var batch = ImportBatch(dataset: Self.dataset, records: records)
+        var batch = ImportBatch(dataset: Self.dataset, records: records, warnings: CSVInput.blankLineWarnings(table),
+                                skipped: skipped)
         batch.edition = Self.edition(path: path)
         return batch
     }

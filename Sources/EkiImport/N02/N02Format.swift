@@ -17,6 +17,9 @@ public struct N02Format: ImportFormat {
         if N02GeoJSONImporter.matches(head: input.head) || input.fileName.lowercased().hasSuffix(".geojson") {
             return N02GeoJSONImporter(path: input.path, encoding: options.encoding)
         }
-        return N02CSVImporter(path: input.path, encoding: options.encoding)
+        var importer = N02CSVImporter(path: input.path, encoding: options.encoding)
+        importer.skipInvalid = options.skipInvalid
+        importer.limits = options.limits.csv
+        return importer
     }
 }

@@ -23,22 +23,29 @@ public struct ImportOptions: Sendable {
     public var modes: GTFSModes
     /// The operator of OSM stations without an operator tag.
     public var operatorOverride: String?
-    /// Generic CSV: skip rows without a usable position or name instead of refusing the file
-    /// (`--skip-invalid`; see `GenericCSVImporter`).
+    /// Skip rows without a usable position or name instead of refusing the input
+    /// (`--skip-invalid`: generic CSV, N02 CSV, station_database, ekidata, GTFS stops).
     public var skipInvalid: Bool
-    /// Generic CSV: the longest field accepted, in bytes (`--max-field-bytes`; 1 MiB by
-    /// default, `CSVReader.defaultMaxFieldBytes`).
-    public var maxFieldBytes: Int
+    /// The bounds inputs are read within (`ImportLimits`: fields, lines, zip members, warnings).
+    public var limits: ImportLimits
+    /// The longest CSV field accepted, in bytes (`--max-field-bytes`; 1 MiB by default,
+    /// `CSVReader.defaultMaxFieldBytes`): `limits.csv.maxFieldBytes`.
+    public var maxFieldBytes: Int {
+        get { limits.csv.maxFieldBytes }
+        set { limits.csv.maxFieldBytes = newValue }
+    }
 
+    /// - Parameter maxFieldBytes: when given, replaces `limits.csv.maxFieldBytes`.
     public init(encoding: TextEncoding? = nil, columns: String? = nil, modes: GTFSModes = .rail,
                 operatorOverride: String? = nil, skipInvalid: Bool = false,
-                maxFieldBytes: Int = CSVReader.defaultMaxFieldBytes) {
+                maxFieldBytes: Int? = nil, limits: ImportLimits = ImportLimits()) {
         self.encoding = encoding
         self.columns = columns
         self.modes = modes
         self.operatorOverride = operatorOverride
         self.skipInvalid = skipInvalid
-        self.maxFieldBytes = maxFieldBytes
+        self.limits = limits
+        if let maxFieldBytes { self.limits.csv.maxFieldBytes = maxFieldBytes }
     }
 }
 

@@ -40,8 +40,8 @@ public struct ImporterRegistry: Sendable {
             if options.columns != nil && !(f is GenericCSVFormat) {
                 throw ImportOptionError("--columns goes with the generic profile")
             }
-            if options.skipInvalid && !(f is GenericCSVFormat) {
-                throw ImportOptionError("--skip-invalid goes with the generic profile")
+            if options.skipInvalid && f is OSMFormat {
+                throw ImportOptionError("--skip-invalid does not go with the osm profile (its stations are nodes, which always have a position)")
             }
             return f
         }
@@ -62,8 +62,8 @@ public struct ImporterRegistry: Sendable {
         if options.columns != nil && !(chosen is GenericCSVFormat) {
             throw ImportOptionError("--columns goes with the generic profile, but \(input.displayName) is \(chosen.name) (its columns are known)")
         }
-        if options.skipInvalid && !(chosen is GenericCSVFormat) {
-            throw ImportOptionError("--skip-invalid goes with the generic profile, but \(input.displayName) is \(chosen.name)")
+        if options.skipInvalid && chosen is OSMFormat {
+            throw ImportOptionError("--skip-invalid does not go with OpenStreetMap input (\(input.displayName)): its stations are nodes, which always have a position")
         }
         return chosen
     }
@@ -102,6 +102,7 @@ extension ImportBatch {
             if let i = merged.firstIndex(where: { $0.dataset == b.dataset }) {
                 merged[i].records += b.records
                 merged[i].warnings += b.warnings
+                merged[i].warningsNotKept += b.warningsNotKept
                 merged[i].skipped.count += b.skipped.count
                 merged[i].skipped.first += b.skipped.first.prefix(SkippedRows.shown - merged[i].skipped.first.count)
                 if let e = b.edition, e > (merged[i].edition ?? "") { merged[i].edition = e }

@@ -16,5 +16,7 @@ extension KanjiVariants {
         ("\u{6A9C}", "\u{6867}", "Unihan_Variants.txt: U+6A9C kSimplifiedVariant U+6867 (会津桧原 and 上桧木内 in N02-23 and station_database; 湯檜曽 in both)"),   // 檜 → 桧
         ("\u{9DAF}", "\u{9D2C}", "one station spelt both ways: N02-23 鴬の森 (能勢電鉄 妙見線) = station_database 鶯の森 (address 川西市鶯の森町)"),   // 鶯 → 鴬
         ("\u{7957}", "\u{7947}", "one station spelt both ways: N02-23 下祗園 (西日本旅客鉄道 可部線) = station_database 下祇園"),   // 祗 → 祇
+        ("\u{FA11}", "\u{5D0E}", "U+FA11 CJK COMPATIBILITY IDEOGRAPH-FA11, no decomposition (NFKC keeps it); CP932 0xED95 and 0xFAB1 (NEC-selected and IBM extensions): the たつさき form of 崎 written in names (宮﨑, 山﨑)"),   // 﨑 → 崎
+        ("\u{66FE}", "\u{66FD}", "常用漢字表 (2010): 曽 with its traditional form 曾 in brackets; station_database: 曽根田 (福島交通 飯坂線) at address 福島市曾根田町"),   // 曾 → 曽
     ]
 }

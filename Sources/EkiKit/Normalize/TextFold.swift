@@ -54,7 +54,7 @@ public enum TextFold {
     ///    本町1丁目; 萱町六丁目 = 萱町６丁目).
     /// 3. Variant kanji to their standard form (`KanjiVariants`, the table
     ///    `Datasets/kanji-variants.csv`: 麴 → 麹, 髙 → 高, 濱 濵 → 浜, 邊 邉 → 辺, 遙 → 遥,
-    ///    檜 → 桧, 鶯 → 鴬, 祗 → 祇).
+    ///    檜 → 桧, 鶯 → 鴬, 祗 → 祇, 﨑 → 崎, 曾 → 曽).
     /// 4. ヶ and ヵ → ケ (市ヶ谷 = 市ケ谷), ッ → ツ (四ッ谷 = 四ツ谷).
     /// 5. With `hiragana`, katakana ァ–ヶ, ヽ, ヾ → hiragana (after step 4, so ヶ becomes け).
     /// Spaces, brackets and letter case are left to the callers (`nameKey` drops them,
