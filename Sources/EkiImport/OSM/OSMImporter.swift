@@ -43,10 +43,19 @@ public struct OSMImporter: StationImporter {
     /// The name used in messages; by default the path (`<stdin>` for `-`).
     public var displayName: String
 
-    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil) {
+    /// The longest tag value accepted, in bytes (`--max-field-bytes`); longer input between
+    /// two `<` (a start tag with its attributes, or text) is refused before it is buffered.
+    public var maxValueBytes: Int
+
+    /// The default `maxValueBytes`: 1 MiB, as for CSV fields (`CSVReader.defaultMaxFieldBytes`).
+    public static let defaultMaxValueBytes = CSVReader.defaultMaxFieldBytes
+
+    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
+                maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
         self.path = path
         self.operatorOverride = operatorOverride
         self.displayName = displayName ?? (path == "-" ? "<stdin>" : path)
+        self.maxValueBytes = maxValueBytes
     }
 
     /// Reads the whole input.
@@ -58,7 +67,7 @@ public struct OSMImporter: StationImporter {
     ///   corrupt or truncated gzip/bzip2 data.
     public func read() throws -> ImportBatch {
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
-        scanner.initialize(to: OSMScanner(file: displayName))
+        scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
         defer {
             scanner.deinitialize(count: 1)
             scanner.deallocate()
@@ -88,11 +97,16 @@ public struct OSMImporter: StationImporter {
             try Self.runPass(scanner, input: input)
         }
 
-        let built = OSMRecordBuilder(scan: scanner.pointee, operatorOverride: operatorOverride).build()
-        var warnings = scanner.pointee.warnings + built.warnings
-        if scanner.pointee.stationsMarkedDeleted > 0 {
-            warnings.append(ImportWarning(file: displayName, field: "action", message:
-                "\(scanner.pointee.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
+        return Self.batch(from: scanner.pointee, operatorOverride: operatorOverride)
+    }
+
+    /// The rows and warnings of what the passes over one file collected (XML or PBF).
+    static func batch(from scan: OSMScanner, operatorOverride: String?) -> ImportBatch {
+        let built = OSMRecordBuilder(scan: scan, operatorOverride: operatorOverride).build()
+        var warnings = scan.warnings + built.warnings
+        if scan.stationsMarkedDeleted > 0 {
+            warnings.append(ImportWarning(file: scan.file, field: "action", message:
+                "\(scan.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
         }
         var batch = ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
         if built.records.isEmpty {

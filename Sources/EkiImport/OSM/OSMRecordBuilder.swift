@@ -153,7 +153,7 @@ struct OSMRecordBuilder {
         var placed: [PlacedStation] = []
         for s in scan.stations {
             guard let name = s.name else {
-                warnings.append(ImportWarning(file: scan.file, line: s.line, message: "\(s.ref): station without name, skipped"))
+                warnings.append(ImportWarning(file: scan.file, line: s.line > 0 ? s.line : nil, message: "\(s.ref): station without name, skipped"))
                 continue
             }
             var point = s.point
@@ -172,7 +172,7 @@ struct OSMRecordBuilder {
                 if n > 0 { point = Coordinate(lat: lat / Double(n), lon: lon / Double(n)) }
             }
             guard let point else {
-                warnings.append(ImportWarning(file: scan.file, line: s.line,
+                warnings.append(ImportWarning(file: scan.file, line: s.line > 0 ? s.line : nil,
                                               message: "\(s.ref) \(name): none of its nodes are in the file, skipped"))
                 continue
             }

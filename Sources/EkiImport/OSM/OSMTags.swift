@@ -95,8 +95,8 @@ struct OSMTagSet {
         }
     }
 
-    mutating func set(_ key: OSMKey, _ value: UnsafePointer<CChar>) {
-        let n = strlen(value)
+    /// Keeps `count` bytes at `value` as the value of `key`.
+    mutating func set(_ key: OSMKey, _ value: UnsafePointer<CChar>, count n: Int) {
         start[key.rawValue] = bytes.count
         length[key.rawValue] = n
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: value, count: n))
