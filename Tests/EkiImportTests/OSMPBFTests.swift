@@ -128,6 +128,11 @@ struct OSMPBFTests {
             guard let e = e as? ImportError else { return false }
             return e.file == truncated && e.message.hasPrefix("corrupt or truncated OpenStreetMap PBF: ")
         }
+        let empty = dir.file("empty.osm.pbf")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        #expect(throws: ImportError(file: empty, message: "not OpenStreetMap PBF: the file does not start with an OSMHeader block (empty or another format)")) {
+            try OSMPBFImporter(path: empty).read()
+        }
         var garbled = bytes
         for i in stride(from: garbled.count / 2, to: garbled.count - 8, by: 3) { garbled[i] ^= 0x5A }
         let corrupt = dir.file("corrupt.osm.pbf")

@@ -25,8 +25,8 @@ struct ImportCommand: Command {
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
       --operator NAME OSM: the operator of stations that have no operator tag
-      --max-field-bytes N  generic CSV: the longest field accepted (default 1048576, 1 MiB);
-                      a longer one stops the import with file:line:column
+      --max-field-bytes N  generic CSV and OSM: the longest field or tag value accepted
+                      (default 1048576, 1 MiB); a longer one stops the import with its place
       --operators FILE  your operator aliases, a CSV `alias,operator` (operator: an id such as
                       jr-east or a name the built-in table knows); stored in the database and
                       used by every later import

@@ -26,8 +26,8 @@ public struct ImportOptions: Sendable {
     /// Generic CSV: skip rows without a usable position or name instead of refusing the file
     /// (`--skip-invalid`; see `GenericCSVImporter`).
     public var skipInvalid: Bool
-    /// Generic CSV: the longest field accepted, in bytes (`--max-field-bytes`; 1 MiB by
-    /// default, `CSVReader.defaultMaxFieldBytes`).
+    /// Generic CSV and OSM: the longest field or tag value accepted, in bytes
+    /// (`--max-field-bytes`; 1 MiB by default, `CSVReader.defaultMaxFieldBytes`).
     public var maxFieldBytes: Int
 
     public init(encoding: TextEncoding? = nil, columns: String? = nil, modes: GTFSModes = .rail,
