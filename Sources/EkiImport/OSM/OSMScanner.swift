@@ -415,11 +415,17 @@ struct OSMScanner {
         if markedDeleted { stationsMarkedDeleted += 1 }
         let kana = tags.string(.nameJaHira) ?? tags.string(.nameJaKanaLegacy) ?? tags.string(.nameJaKana)
         // `name=氷川台 (Hikawadai)`: the name and, when no Latin tag gives one, the Latin name.
-        let split = tags.string(.nameJa) == nil ? tags.string(.name).flatMap(OSMNames.splitLatin) : nil
+        let nameJa = tags.string(.nameJa)
+        let name = nameJa == nil ? tags.string(.name) : nil
+        // (A trimmed name of that shape ends in `)` or `）`, whose last byte is 0x89.)
+        let split = name.flatMap { $0.utf8.last == 0x29 || $0.utf8.last == 0x89 ? OSMNames.splitLatin($0) : nil }
+        let stationName = nameJa ?? split?.name ?? name
         return OSMStationCandidate(
             ref: OSMObjectRef(type: type, id: currentID),
-            line: line,
-            name: tags.string(.nameJa) ?? split?.name ?? tags.string(.name),
+            // Only warnings use the line: a station without name, or a way or relation whose
+            // nodes may be missing (expat's line count rescans the text since the last call).
+            line: stationName == nil || type != .node ? line : 0,
+            name: stationName,
             reading: kana.map { TextFold.hiragana(TextFold.nfkc($0)) },
             latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn) ?? split?.latin,
             operators: (tags.string(.operator) ?? tags.string(.network) ?? tags.string(.ksj2OPC))?.osmValues ?? [],
