@@ -99,6 +99,52 @@ struct OSMPBFTests {
         #expect(Self.rows(pbf) == Self.rows(xml))
     }
 
+    /// A relation station with a way and a node member, and a way station, in both orders: the
+    /// centroids come from nodes found in a later pass (PBF) or later in the file (XML).
+    static func relationStation(unsorted: Bool) -> String {
+        let nodes = """
+          <node id="1" lat="35.0000000" lon="139.0000000"/>
+          <node id="2" lat="35.0020000" lon="139.0000000"/>
+          <node id="3" lat="35.0020000" lon="139.0030000"/>
+          <node id="4" lat="35.0100000" lon="139.0100000"/>
+          <node id="5" lat="35.0200000" lon="139.0200000"/>
+          <node id="6" lat="35.0200000" lon="139.0240000"/>
+        """
+        let ways = """
+          <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="1"/></way>
+          <way id="11"><nd ref="5"/><nd ref="6"/>
+            <tag k="railway" v="station"/><tag k="name" v="東駅"/></way>
+        """
+        let relations = """
+          <relation id="20"><member type="way" ref="10" role="outline"/><member type="node" ref="4" role=""/>
+            <tag k="type" v="multipolygon"/><tag k="public_transport" v="station"/><tag k="train" v="yes"/>
+            <tag k="name" v="西駅"/><tag k="operator" v="西鉄道"/></relation>
+        """
+        let body = unsorted ? relations + "\n" + ways + "\n" + nodes : nodes + "\n" + ways + "\n" + relations
+        return "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n\(body)\n</osm>\n"
+    }
+
+    @Test("Way and relation stations, sorted and unsorted: centroids from later passes equal the XML's",
+          .needsTool("osmium", package: "osmium-tool"), arguments: [false, true])
+    func centroids(unsorted: Bool) throws {
+        let dir = TemporaryDirectory()
+        let source = dir.file("stations.osm")
+        try Self.relationStation(unsorted: unsorted).write(toFile: source, atomically: true, encoding: .utf8)
+        let files = try Self.convert(source, in: dir, name: "stations-osmium")
+        let pbf = try OSMPBFImporter(path: files.pbf).read()
+        #expect(Self.rows(pbf) == Self.rows(try OSMImporter(path: files.xml).read()))
+        #expect(Self.rows(pbf) == Self.rows(try OSMImporter(path: source).read()))
+        let west = try #require(pbf.records.first { $0.name == "西駅" })
+        #expect(west.source.id == "relation/20")
+        #expect(abs(west.coordinate.lat - (35.0 + 35.002 + 35.002 + 35.01) / 4) < 1e-12)
+        #expect(abs(west.coordinate.lon - (139.0 + 139.0 + 139.003 + 139.01) / 4) < 1e-12)
+        let east = try #require(pbf.records.first { $0.name == "東駅" })
+        #expect(east.source.id == "way/11")
+        #expect(abs(east.coordinate.lon - 139.022) < 1e-12)
+        // Stations in node, way, relation order whatever the file's order.
+        #expect(pbf.records.map(\.source.id) == ["way/11", "relation/20"])
+    }
+
     @Test("The registry picks the osm format for PBF by content, whatever the name",
           .needsTool("osmium", package: "osmium-tool"))
     func registry() throws {
