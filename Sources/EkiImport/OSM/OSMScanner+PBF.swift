@@ -9,6 +9,16 @@ extension OSMScanner {
     /// (0, 0) fails as in XML, naming the element.
     mutating func read(_ e: cosm_element) {
         guard !halted else { return }
+        if e.type == COSM_NODE && e.tag_count == 0 && pass == 1 {
+            // Most nodes: no tags, so only the position check and a needed centroid node.
+            guard e.has_location != 0 else { return }
+            current = .node
+            currentID = e.id
+            guard let c = checkedCoordinate(lat: Double(e.y) / 1e7, lon: Double(e.x) / 1e7) else { return }
+            if !neededNodes.isEmpty, neededNodes[e.id] != nil { neededNodes[e.id]!.coordinate = c }
+            current = nil
+            return
+        }
         let type: OSMElementType
         switch e.type {
         case Int32(COSM_NODE): type = .node
