@@ -158,6 +158,19 @@ struct OSMPBFTests {
         let importer = try format.importer(for: input, options: ImportOptions())
         #expect(importer is OSMPBFImporter)
         #expect(try importer.read().records.count == 5)
+        // XML named .osm.pbf is read as XML; anything else so named gets the PBF importer's error.
+        let misnamed = dir.file("odawara-xml.osm.pbf")
+        try FileManager.default.copyItem(atPath: files.xml, toPath: misnamed)
+        let xmlImporter = try OSMFormat().importer(for: try ImportInput(misnamed), options: ImportOptions())
+        #expect(xmlImporter is OSMImporter)
+        #expect(try xmlImporter.read().records.count == 5)
+        let text = dir.file("notes.osm.pbf")
+        try "station list".write(toFile: text, atomically: true, encoding: .utf8)
+        let textInput = try ImportInput(text)
+        #expect(OSMFormat().identify(textInput) == .maybe)
+        #expect(throws: ImportError(file: text, message: "not OpenStreetMap PBF: the file does not start with an OSMHeader block (empty or another format)")) {
+            try OSMFormat().importer(for: textInput, options: ImportOptions()).read()
+        }
     }
 
     @Test("Truncated and corrupt PBF: an ImportError naming the file, never a partial import",

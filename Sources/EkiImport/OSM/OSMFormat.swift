@@ -16,8 +16,16 @@ public struct OSMFormat: ImportFormat {
         return xml
     }
 
+    /// PBF by its first bytes; a `.pbf` file that is neither PBF nor XML goes to the PBF
+    /// importer too, which says why it cannot read it.
+    private static func readsAsPBF(_ input: ImportInput) -> Bool {
+        guard !input.isStandardInput else { return false }
+        return OSMPBFImporter.isPBF(path: input.path)
+            || (input.path.hasSuffix(".pbf") && OSMImporter.identify(path: input.path) == .no)
+    }
+
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
-        if !input.isStandardInput && (OSMPBFImporter.isPBF(path: input.path) || input.path.hasSuffix(".pbf")) {
+        if Self.readsAsPBF(input) {
             return OSMPBFImporter(path: input.path, operatorOverride: options.operatorOverride,
                                   maxValueBytes: options.maxFieldBytes)
         }
