@@ -3,7 +3,7 @@ import EkiKit
 import Foundation
 
 /// What one or more passes over an OSM XML file collected, and the expat event handlers that
-/// collect it.
+/// collect it; a PBF file's elements come in through `read(_:)` (OSMScanner+PBF.swift).
 ///
 /// Pass 1 reads everything a station needs: station elements (nodes, ways, relations), rail
 /// route and route_master relations, stop_area relations, and checks the root, version and
@@ -32,7 +32,7 @@ struct OSMScanner {
     private(set) var isSorted = true
     private var lastType = OSMElementType.node
 
-    var depth = 0
+    private var depth = 0
     var halted = false
     // The element being read (depth 2).
     var current: OSMElementType?
@@ -222,7 +222,7 @@ struct OSMScanner {
     /// nodes carry none). Fails on a missing half, non-numeric text, a value out of range or
     /// (0, 0), a placeholder (`PositionChecks.placeholderMessage`).
     mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
-                                            lon: UnsafePointer<XML_Char>?) -> Coordinate? {
+                                    lon: UnsafePointer<XML_Char>?) -> Coordinate? {
         if lat == nil && lon == nil { return nil }
         guard let lat else { fail("lon without lat", field: "lat"); return nil }
         guard let lon else { fail("lat without lon", field: "lon"); return nil }
