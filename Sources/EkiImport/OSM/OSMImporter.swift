@@ -29,7 +29,8 @@ import Foundation
 /// Memory: elements are streamed through expat (1 MiB chunks); only stations, rail routes and
 /// stop areas are kept. When a station is a way or relation whose nodes came earlier in the
 /// file, the file is read again for just those nodes (a sorted file's later passes stop at its
-/// first way, or first relation); a pipe or stdin is copied to a temporary file during the
+/// first way, or first relation; a pass for node positions only scans the bytes for `<node`
+/// tags without expat, see `OSMNodeRescan`); a pipe or stdin is copied to a temporary file during the
 /// first pass so that it can be read again, and the copy is removed afterwards.
 public struct OSMImporter: StationImporter {
     /// The dataset name in every source reference.
@@ -93,6 +94,11 @@ public struct OSMImporter: StationImporter {
             pass += 1
             let stopAt: OSMElementType? = scanner.pointee.isSorted ? (pending.ways ? .relation : .way) : nil
             scanner.pointee.beginPass(pass, stopAt: stopAt)
+            // Node positions only: read without expat (`OSMNodeRescan`), unless it declines.
+            if !pending.ways, try OSMNodeRescan.run(scanner, input: OSMByteStream(path: copy?.path ?? path, displayName: displayName),
+                                                    stopAt: stopAt) {
+                continue
+            }
             let input = try OSMByteStream(path: copy?.path ?? path, displayName: displayName)
             try Self.runPass(scanner, input: input)
         }
