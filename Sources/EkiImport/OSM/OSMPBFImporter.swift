@@ -37,17 +37,18 @@ public struct OSMPBFImporter: StationImporter {
 
     /// Reads the whole file.
     /// - Returns: the rows and warnings (stations without name or position).
-    /// - Throws: `ImportError` naming the file for: an unreadable file, a file that does not
-    ///   start with an OSMHeader block (empty, or another format named .pbf), a history file (several
+    /// - Throws: `ImportError` naming the file for: an unreadable or empty file, a history file (several
     ///   versions of objects), truncated or corrupt PBF (libosmium's message); naming the
     ///   element for a position out of range or at (0, 0) and a tag value longer than
     ///   `maxValueBytes`.
     public func read() throws -> ImportBatch {
-        guard Self.isPBF(path: path) else {
-            let readable = access(path, R_OK) == 0
-            throw ImportError(file: displayName, message: readable
-                ? "not OpenStreetMap PBF: the file does not start with an OSMHeader block (empty or another format)"
-                : "cannot read file: \(String(cString: strerror(errno)))")
+        // libosmium reads an empty file as PBF without elements.
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ImportError(file: displayName, message: "cannot read file: \(String(cString: strerror(errno)))")
+        }
+        guard st.st_size > 0 else {
+            throw ImportError(file: displayName, message: "not OpenStreetMap PBF: the file is empty")
         }
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
         scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
