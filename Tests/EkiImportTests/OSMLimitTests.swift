@@ -64,6 +64,19 @@ struct OSMLimitTests {
         #expect(try OSMImporter(path: path, maxValueBytes: 4_000_000).read().records.map(\.name) == ["小田原"])
     }
 
+    @Test("A 20 MB value in a gzip file of 20 KB: refused before it is inflated whole",
+          .needsTool("gzip"))
+    func longValueGzip() throws {
+        let dir = TemporaryDirectory()
+        let path = dir.file("long-name.osm.gz")
+        let head = Self.xml(name: "X").components(separatedBy: "<tag k=\"name\"")[0] + "<tag k=\"name\" v=\""
+        #expect(try OSMTestSupport.shell("{ printf '%s' \"$1\"; head -c 20000000 /dev/zero | tr '\\0' 'a'; printf '\"/></node></osm>'; } | gzip -c > \"$2\"",
+                                         head, path) == 0)
+        let error = try #require(throws: ImportError.self) { try OSMImporter(path: path).read() }
+        #expect(error.message == "more than 1052672 bytes without markup after this line: an attribute value or text longer than the limit of 1048576 bytes (--max-field-bytes N raises it)")
+        #expect(error.line == 6)
+    }
+
     @Test("The limit comes from ImportOptions.maxFieldBytes through the osm format")
     func throughOptions() throws {
         let dir = TemporaryDirectory()
