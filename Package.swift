@@ -9,7 +9,7 @@ let package = Package(
     products: [
         // The core (model, entry rule, store, queries, search, visits): SQLite and PROJ's geodesics.
         .library(name: "EkiKit", targets: ["EkiKit"]),
-        // The importers (CSV, GTFS, OSM XML): adds expat, libarchive, zlib and bzip2.
+        // The importers (CSV, GTFS, OSM XML and PBF): adds expat, libarchive, zlib, bzip2 and libosmium.
         .library(name: "EkiImport", targets: ["EkiImport"]),
         // Geocoding over HTTP: adds libcurl.
         .library(name: "EkiGeocoding", targets: ["EkiGeocoding"]),
@@ -40,14 +40,19 @@ let package = Package(
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev"])]),
 
+        // OpenStreetMap PBF through libosmium (header-only C++, zlib): a C interface, the one
+        // target that calls libosmium; its exceptions never leave it.
+        .target(name: "COsmium",
+                linkerSettings: [.linkedLibrary("z"), .linkedLibrary("pthread")]),
+
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
         .target(name: "EkiKit", dependencies: ["EkiSQLite", "CProj"],
                 // Prefecture polygons (simplified N03) for the prefecture of a point and offline outlines.
                 resources: [.copy("Resources/prefectures-n03.geojson")]),
-        // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML.
-        .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression"]),
+        // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML and PBF.
+        .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression", "COsmium"]),
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
         // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only

@@ -2,11 +2,11 @@
 # Installs the Debian packages EkiKit builds and tests with, when any is missing (apt-get update
 # first, then only those); CI runs it too (.ci/run).
 # C libraries: SQLite (store + R-tree), expat (OSM XML), libcurl (geocoding), libarchive (GTFS zip),
-# zlib + bzip2 (compressed OSM), libmicrohttpd (eki serve), PROJ (geodesic distances), and pkg-config to find them; Leaflet
+# zlib + bzip2 (compressed OSM), libosmium (OSM PBF; header-only C++, brings libprotozero-dev), libmicrohttpd (eki serve), PROJ (geodesic distances), and pkg-config to find them; Leaflet
 # for the map page (libjs-leaflet). Tools the tests run (each test is skipped with the reason when
 # its tool is missing): sqlite3 (comparing databases), gdal-bin (ogrinfo reads the GeoPackage),
 # python3 (the geocoding tests' loopback server and the operator table generator), gzip and bzip2
-# (compressed OSM input); chromium, chromium-driver and python3-selenium for the map's browser
+# (compressed OSM input), osmium-tool (makes PBF from XML in the PBF tests); chromium, chromium-driver and python3-selenium for the map's browser
 # tests, with a Japanese font for their screenshots; cairo and Pango (libcairo2-dev,
 # libpango1.0-dev) and libpng (libpng-dev) for `eki render`, with Noto Sans CJK (fonts-noto-cjk) for its labels.
 # `setup.sh --packages` prints the list only (CI installs it with apt-get itself).
@@ -14,7 +14,7 @@ set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
           libmicrohttpd-dev libproj-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
           chromium chromium-driver python3-selenium fonts-ipafont-gothic
-          libcairo2-dev libpango1.0-dev libpng-dev fonts-noto-cjk)
+          libcairo2-dev libpango1.0-dev libpng-dev fonts-noto-cjk libosmium2-dev osmium-tool)
 if [ "${1:-}" = "--packages" ]; then echo "${packages[*]}"; exit 0; fi
 missing=()
 for p in "${packages[@]}"; do

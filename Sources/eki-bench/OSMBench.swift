@@ -6,7 +6,8 @@ import Foundation
 
 /// `eki-bench osm FILE [--runs N] [--bytes N]`
 ///
-/// Times `OSMImporter.read()` on FILE (plain, `.gz` or `.bz2`): parse and build station rows,
+/// Times `OSMImporter.read()` on FILE (plain, `.gz` or `.bz2`), or `OSMPBFImporter.read()` when
+/// FILE is PBF (by its first bytes): parse and build station rows,
 /// no database write; `--runs` times (default 3), the median counted. MB/s are 10^6 bytes of
 /// input per second: the file's size, or `--bytes` (the uncompressed size of a compressed
 /// file). Peak RSS (VmHWM) is read after the parses, before the entry rule is applied to the
@@ -16,22 +17,23 @@ func runOSM(_ args: [String]) throws {
     let fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     let bytes = option("bytes", args).flatMap { Int($0) } ?? fileBytes
     guard let runs = Int(option("runs", args) ?? "3"), runs >= 1 else { throw BenchUsageError("osm: --runs needs a whole number of at least 1") }
+    let isPBF = OSMPBFImporter.isPBF(path: path)
     let rssBefore = statusMB("VmRSS")
     var walls: [Double] = []
     var batch: ImportBatch?
     for _ in 0..<runs {
         batch = nil
         let t0 = now()
-        batch = try OSMImporter(path: path).read()
+        batch = try isPBF ? OSMPBFImporter(path: path).read() : OSMImporter(path: path).read()
         walls.append(Double(now() - t0) / 1e9)
     }
     let peak = statusMB("VmHWM")
     let rows = batch!.records
     let median = walls.sorted()[walls.count / 2]
-    emit(["label": path.hasSuffix(".gz") ? "eki (gzip)" : path.hasSuffix(".bz2") ? "eki (bzip2)" : "eki",
+    emit(["label": isPBF ? "eki (pbf)" : path.hasSuffix(".gz") ? "eki (gzip)" : path.hasSuffix(".bz2") ? "eki (bzip2)" : "eki",
           "bytes": bytes, "file_bytes": fileBytes, "mb": round2(Double(bytes) / 1e6), "wall_s": walls.map(round2),
           "median_s": round2(median), "mb_per_s": round2(Double(bytes) / 1e6 / median), "rows": rows.count,
           "entries": EntryRule().entries(from: rows).count, "warnings": batch!.warnings.count,
           "rss_before_mb": round2(rssBefore), "peak_rss_mb": round2(peak),
-          "note": "OSMImporter.read(): parse and build station rows, no database write"])
+          "note": "\(isPBF ? "OSMPBFImporter" : "OSMImporter").read(): parse and build station rows, no database write"])
 }

@@ -26,8 +26,9 @@ struct ImportCommand: Command {
                       railway, cable-tram, funicular, monorail and their extended types), bus,
                       trolleybus, ferry, aerial-lift, other, or all
       --operator NAME OSM: the operator of stations that have no operator tag
-      --max-field-bytes N  CSV and GTFS: the longest field accepted (default 1048576,
-                      1 MiB); a longer one stops the import with file:line:column: field
+      --max-field-bytes N  CSV and GTFS: the longest field, OSM: the longest tag value
+                      accepted (default 1048576, 1 MiB); a longer one stops the import with
+                      its place (file:line:column: field, or the OSM element)
       --max-line-bytes N  CSV and GTFS: the longest line (record) accepted (default
                       16777216, 16 MiB); reading stops where the limit is passed
       --max-unzipped-bytes N  GTFS zip: the largest file once unzipped (default

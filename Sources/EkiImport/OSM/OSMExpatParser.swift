@@ -15,6 +15,8 @@ final class OSMExpatParser {
     private let scanner: UnsafeMutablePointer<OSMScanner>
     /// Bytes handed to expat per call.
     static let chunkSize = 1 << 20
+    /// Room for a start tag's other attributes beside its longest accepted value.
+    static let markupSlack = 4096
 
     /// - Throws: `ImportError` when expat cannot allocate a parser.
     init(scanner: UnsafeMutablePointer<OSMScanner>) throws {
@@ -58,11 +60,34 @@ final class OSMExpatParser {
     /// - Throws: the scanner's first error, or an `ImportError` with expat's message, line and
     ///   column for malformed or truncated XML, or the input's read/decompression error.
     func parse(_ input: OSMByteStream) throws {
+        // A start tag with its attributes lies between two `<` (attribute values cannot hold
+        // one): input running on further than the longest value accepted plus room for the
+        // other attributes is refused before expat buffers it.
+        let limit = scanner.pointee.maxValueBytes
+        let runLimit = limit > Int.max - Self.markupSlack ? Int.max : limit + Self.markupSlack
+        var run = 0  // bytes since the last `<`
         while true {
             guard let buffer = XML_GetBuffer(parser, Int32(Self.chunkSize)) else {
                 throw ImportError(file: scanner.pointee.file, message: "the XML parser ran out of memory")
             }
             let n = try input.read(into: buffer, capacity: Self.chunkSize)
+            if n > 0 {
+                let bytes = UnsafeRawPointer(buffer).assumingMemoryBound(to: UInt8.self)
+                if let first = memchr(bytes, 0x3C, n) {
+                    run += bytes.distance(to: first.assumingMemoryBound(to: UInt8.self))
+                    if run <= runLimit {
+                        var last = n - 1
+                        while bytes[last] != 0x3C { last -= 1 }
+                        run = n - 1 - last
+                    }
+                } else {
+                    run += n
+                }
+                if run > runLimit {
+                    throw ImportError(file: scanner.pointee.file, line: Int(XML_GetCurrentLineNumber(parser)),
+                                      message: "more than \(runLimit) bytes without markup after this line: an attribute value or text longer than the limit of \(limit) bytes (--max-field-bytes N raises it)")
+                }
+            }
             let status = XML_ParseBuffer(parser, Int32(n), n == 0 ? 1 : 0)
             if let error = scanner.pointee.error { throw error }
             if status != XML_STATUS_OK {

@@ -29,7 +29,8 @@ import Foundation
 /// Memory: elements are streamed through expat (1 MiB chunks); only stations, rail routes and
 /// stop areas are kept. When a station is a way or relation whose nodes came earlier in the
 /// file, the file is read again for just those nodes (a sorted file's later passes stop at its
-/// first way, or first relation); a pipe or stdin is copied to a temporary file during the
+/// first way, or first relation; a pass for node positions only scans the bytes for `<node`
+/// tags without expat, see `OSMNodeRescan`); a pipe or stdin is copied to a temporary file during the
 /// first pass so that it can be read again, and the copy is removed afterwards.
 public struct OSMImporter: StationImporter {
     /// The dataset name in every source reference.
@@ -43,10 +44,19 @@ public struct OSMImporter: StationImporter {
     /// The name used in messages; by default the path (`<stdin>` for `-`).
     public var displayName: String
 
-    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil) {
+    /// The longest tag value accepted, in bytes (`--max-field-bytes`); longer input between
+    /// two `<` (a start tag with its attributes, or text) is refused before it is buffered.
+    public var maxValueBytes: Int
+
+    /// The default `maxValueBytes`: 1 MiB, as for CSV fields (`CSVReader.defaultMaxFieldBytes`).
+    public static let defaultMaxValueBytes = CSVReader.defaultMaxFieldBytes
+
+    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
+                maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
         self.path = path
         self.operatorOverride = operatorOverride
         self.displayName = displayName ?? (path == "-" ? "<stdin>" : path)
+        self.maxValueBytes = maxValueBytes
     }
 
     /// Reads the whole input.
@@ -58,7 +68,7 @@ public struct OSMImporter: StationImporter {
     ///   corrupt or truncated gzip/bzip2 data.
     public func read() throws -> ImportBatch {
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
-        scanner.initialize(to: OSMScanner(file: displayName))
+        scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
         defer {
             scanner.deinitialize(count: 1)
             scanner.deallocate()
@@ -84,15 +94,25 @@ public struct OSMImporter: StationImporter {
             pass += 1
             let stopAt: OSMElementType? = scanner.pointee.isSorted ? (pending.ways ? .relation : .way) : nil
             scanner.pointee.beginPass(pass, stopAt: stopAt)
+            // Node positions only: read without expat (`OSMNodeRescan`), unless it declines.
+            if !pending.ways, try OSMNodeRescan.run(scanner, input: OSMByteStream(path: copy?.path ?? path, displayName: displayName),
+                                                    stopAt: stopAt) {
+                continue
+            }
             let input = try OSMByteStream(path: copy?.path ?? path, displayName: displayName)
             try Self.runPass(scanner, input: input)
         }
 
-        let built = OSMRecordBuilder(scan: scanner.pointee, operatorOverride: operatorOverride).build()
-        var warnings = scanner.pointee.warnings + built.warnings
-        if scanner.pointee.stationsMarkedDeleted > 0 {
-            warnings.append(ImportWarning(file: displayName, field: "action", message:
-                "\(scanner.pointee.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
+        return Self.batch(from: scanner.pointee, operatorOverride: operatorOverride)
+    }
+
+    /// The rows and warnings of what the passes over one file collected (XML or PBF).
+    static func batch(from scan: OSMScanner, operatorOverride: String?) -> ImportBatch {
+        let built = OSMRecordBuilder(scan: scan, operatorOverride: operatorOverride).build()
+        var warnings = scan.warnings + built.warnings
+        if scan.stationsMarkedDeleted > 0 {
+            warnings.append(ImportWarning(file: scan.file, field: "action", message:
+                "\(scan.stationsMarkedDeleted) station(s) marked action=\"delete\" by JOSM were imported (the attribute is ignored, as osmium does)"))
         }
         var batch = ImportBatch(dataset: Self.dataset, records: built.records, warnings: warnings)
         if built.records.isEmpty {

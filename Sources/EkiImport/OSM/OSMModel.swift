@@ -86,6 +86,11 @@ extension String {
     /// `a; b ;;c` → `["a", "b", "c"]`: an OSM multi-value tag, trimmed, without empty or
     /// repeated parts.
     var osmValues: [String] {
+        // One value with nothing to trim (starts and ends with visible ASCII, no `;`).
+        let u = utf8
+        if let f = u.first, let l = u.last, f > 0x20 && f < 0x7F && l > 0x20 && l < 0x7F, !u.contains(0x3B) {
+            return [self]
+        }
         var out: [String] = []
         for part in split(separator: ";") {
             let t = part.trimmingCharacters(in: .whitespaces)

@@ -27,6 +27,25 @@ import Foundation
 struct OSMRecordBuilder {
     let scan: OSMScanner
     let operatorOverride: String?
+    /// `TextFold.operatorKey` of each operator name, worked out once (an extract names a few
+    /// operators many times).
+    private let operatorKeys = OperatorKeys()
+
+    init(scan: OSMScanner, operatorOverride: String?) {
+        self.scan = scan
+        self.operatorOverride = operatorOverride
+    }
+
+    final class OperatorKeys {
+        private var known: [String: String] = [:]
+
+        func key(_ name: String) -> String {
+            if let k = known[name] { return k }
+            let k = TextFold.operatorKey(name)
+            known[name] = k
+            return k
+        }
+    }
 
     struct RouteUse {
         var operators: [String]
@@ -70,7 +89,7 @@ struct OSMRecordBuilder {
                 operators: route.operators.isEmpty ? (master?.operators ?? []) : route.operators,
                 serviceClass: route.isHighSpeed || master?.isHighSpeed == true ? .shinkansen : .conventional,
                 line: master?.name ?? route.name.map(Self.lineName) ?? route.ref)
-            let operatorKeys = Set(use.operators.map(TextFold.operatorKey))
+            let operatorKeys = Set(use.operators.map(operatorKeys.key))
             var on: [Int] = []
             for m in route.members {
                 if let s = index[m] {
@@ -81,7 +100,7 @@ struct OSMRecordBuilder {
                     var candidates = stationsInArea[a]
                     if candidates.count > 1 && !operatorKeys.isEmpty {
                         let matching = candidates.filter {
-                            stations[$0].candidate.operators.contains { operatorKeys.contains(TextFold.operatorKey($0)) }
+                            stations[$0].candidate.operators.contains { operatorKeys.contains(self.operatorKeys.key($0)) }
                         }
                         if !matching.isEmpty { candidates = matching }
                     }
@@ -153,7 +172,7 @@ struct OSMRecordBuilder {
         var placed: [PlacedStation] = []
         for s in scan.stations {
             guard let name = s.name else {
-                warnings.append(ImportWarning(file: scan.file, line: s.line, message: "\(s.ref): station without name, skipped"))
+                warnings.append(ImportWarning(file: scan.file, line: s.line > 0 ? s.line : nil, message: "\(s.ref): station without name, skipped"))
                 continue
             }
             var point = s.point
@@ -172,7 +191,7 @@ struct OSMRecordBuilder {
                 if n > 0 { point = Coordinate(lat: lat / Double(n), lon: lon / Double(n)) }
             }
             guard let point else {
-                warnings.append(ImportWarning(file: scan.file, line: s.line,
+                warnings.append(ImportWarning(file: scan.file, line: s.line > 0 ? s.line : nil,
                                               message: "\(s.ref) \(name): none of its nodes are in the file, skipped"))
                 continue
             }
@@ -193,9 +212,9 @@ struct OSMRecordBuilder {
             let ops: [String?] = !r.operators.isEmpty ? r.operators : (own.count == 1 ? [own[0]] : [nil])
             for op in ops { add(op, r.serviceClass, r.line) }
         }
-        let covered = Set(combos.compactMap { $0.op.map(TextFold.operatorKey) })
+        let covered = Set(combos.compactMap { $0.op.map(operatorKeys.key) })
         let ksjLine = s.candidate.ksjLine.flatMap { $0.isEmpty ? nil : $0 }
-        for op in own where !covered.contains(TextFold.operatorKey(op)) { add(op, .conventional, ksjLine) }
+        for op in own where !covered.contains(operatorKeys.key(op)) { add(op, .conventional, ksjLine) }
         if combos.isEmpty { add(nil, .conventional, ksjLine) }
         let c = s.candidate
         return combos.map {

@@ -3,7 +3,7 @@ import EkiKit
 import Foundation
 
 /// What one or more passes over an OSM XML file collected, and the expat event handlers that
-/// collect it.
+/// collect it; a PBF file's elements come in through `read(_:)` (OSMScanner+PBF.swift).
 ///
 /// Pass 1 reads everything a station needs: station elements (nodes, ways, relations), rail
 /// route and route_master relations, stop_area relations, and checks the root, version and
@@ -33,23 +33,23 @@ struct OSMScanner {
     private var lastType = OSMElementType.node
 
     private var depth = 0
-    private var halted = false
+    var halted = false
     // The element being read (depth 2).
-    private var current: OSMElementType?
-    private var currentID: Int64 = 0
+    var current: OSMElementType?
+    var currentID: Int64 = 0
     /// `visible="false"`: a deleted version (history files); the element is left out.
-    private var skip = false
+    var skip = false
     /// JOSM `action="delete"`: a pending edit in a working file. Read like any element, as
     /// osmium does (the HokkaidoRailGTFS file keeps its 24 tram stops this way), and counted.
-    private var markedDeleted = false
-    private var coordinate: Coordinate?
-    private var center: Coordinate?
-    private var tags = OSMTagSet()
-    private var refs: [Int64] = []
-    private var collectRefs = false
-    private var members: [OSMObjectRef] = []
-    private var memberRoles: [UInt8] = []  // 0 other, 1 stop*/platform*
-    private var inlineLat = 0.0, inlineLon = 0.0, inlineCount = 0
+    var markedDeleted = false
+    var coordinate: Coordinate?
+    var center: Coordinate?
+    var tags = OSMTagSet()
+    var refs: [Int64] = []
+    var collectRefs = false
+    var members: [OSMObjectRef] = []
+    var memberRoles: [UInt8] = []  // 0 other, 1 stop*/platform*
+    var inlineLat = 0.0, inlineLon = 0.0, inlineCount = 0
     // Overpass <remark>.
     private var inRemark = false
     private var remarkText: [UInt8] = []
@@ -66,8 +66,12 @@ struct OSMScanner {
     /// Stations that JOSM marks `action="delete"` (imported all the same).
     var stationsMarkedDeleted = 0
 
-    init(file: String) {
+    /// The longest tag value accepted, in bytes (`--max-field-bytes`).
+    let maxValueBytes: Int
+
+    init(file: String, maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
         self.file = file
+        self.maxValueBytes = maxValueBytes
         refs.reserveCapacity(2048)
     }
 
@@ -89,13 +93,18 @@ struct OSMScanner {
     /// Records the error at the current position and stops the parser.
     mutating func fail(_ message: String, field: String? = nil) {
         guard error == nil else { return }
-        error = ImportError(file: file, line: line, column: column, field: field, message: message)
+        if parser == nil, let current {
+            // PBF has no lines: name the element instead.
+            error = ImportError(file: file, field: field, message: "\(current.text)/\(currentID): \(message)")
+        } else {
+            error = ImportError(file: file, line: line, column: column, field: field, message: message)
+        }
         halted = true
         if let parser { XML_StopParser(parser, 0) }
     }
 
     private mutating func warn(_ message: String, line: Int? = nil) {
-        warnings.append(ImportWarning(file: file, line: line, message: message))
+        warnings.append(ImportWarning(file: file, line: line.flatMap { $0 > 0 ? $0 : nil }, message: message))
     }
 
     // MARK: start and end of elements
@@ -212,8 +221,8 @@ struct OSMScanner {
     /// The point given by `lat`/`lon` texts, nil when both are absent (deleted or redacted
     /// nodes carry none). Fails on a missing half, non-numeric text, a value out of range or
     /// (0, 0), a placeholder (`PositionChecks.placeholderMessage`).
-    private mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
-                                            lon: UnsafePointer<XML_Char>?) -> Coordinate? {
+    mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
+                                    lon: UnsafePointer<XML_Char>?) -> Coordinate? {
         if lat == nil && lon == nil { return nil }
         guard let lat else { fail("lon without lat", field: "lat"); return nil }
         guard let lon else { fail("lat without lon", field: "lon"); return nil }
@@ -223,6 +232,12 @@ struct OSMScanner {
         guard let x = OSMNumber.double(lon) else {
             fail("'\(String(cString: lon))' is not a number", field: "lon"); return nil
         }
+        return checkedCoordinate(lat: y, lon: x)
+    }
+
+    /// The point (`lat`, `lon` in degrees), nil after failing when it is out of range or the
+    /// (0, 0) placeholder.
+    mutating func checkedCoordinate(lat y: Double, lon x: Double) -> Coordinate? {
         guard (-90...90).contains(y) else { fail("\(y) is outside -90...90", field: "lat"); return nil }
         guard (-180...180).contains(x) else { fail("\(x) is outside -180...180", field: "lon"); return nil }
         if PositionChecks.isPlaceholder(lat: y, lon: x) { fail(PositionChecks.placeholderMessage, field: "lat"); return nil }
@@ -248,10 +263,20 @@ struct OSMScanner {
             forEachAttribute(atts) { n, v in
                 if equal(n, "k") { key = v } else if equal(n, "v") { value = v }
             }
-            if let key, let value, let known = OSMKey.lookup(key) { tags.set(known, value) }
+            if let key, let value, let known = OSMKey.lookup(key) { setTag(known, value) }
             return
         }
-        if let known = OSMKey.lookup(key) { tags.set(known, value) }
+        if let known = OSMKey.lookup(key) { setTag(known, value) }
+    }
+
+    /// Keeps the value of a known key; fails when it is longer than `maxValueBytes`.
+    mutating func setTag(_ key: OSMKey, _ value: UnsafePointer<CChar>) {
+        let n = strlen(value)
+        guard n <= maxValueBytes else {
+            return fail("the value of '\(key.text)' is \(n) bytes, longer than the limit of \(maxValueBytes) bytes (--max-field-bytes N raises it)",
+                        field: key.text)
+        }
+        tags.set(key, value, count: n)
     }
 
     private mutating func readNd(_ type: OSMElementType, _ atts: Attributes) {
@@ -308,7 +333,7 @@ struct OSMScanner {
 
     // MARK: end of an element
 
-    private mutating func finishFirstPass(_ type: OSMElementType) {
+    mutating func finishFirstPass(_ type: OSMElementType) {
         switch type {
         case .node:
             if let c = coordinate, !neededNodes.isEmpty, neededNodes[currentID] != nil {
@@ -336,7 +361,7 @@ struct OSMScanner {
         }
     }
 
-    private mutating func finishLaterPass(_ type: OSMElementType) {
+    mutating func finishLaterPass(_ type: OSMElementType) {
         switch type {
         case .node:
             if let c = coordinate { neededNodes[currentID]?.coordinate = c }
@@ -390,11 +415,17 @@ struct OSMScanner {
         if markedDeleted { stationsMarkedDeleted += 1 }
         let kana = tags.string(.nameJaHira) ?? tags.string(.nameJaKanaLegacy) ?? tags.string(.nameJaKana)
         // `name=氷川台 (Hikawadai)`: the name and, when no Latin tag gives one, the Latin name.
-        let split = tags.string(.nameJa) == nil ? tags.string(.name).flatMap(OSMNames.splitLatin) : nil
+        let nameJa = tags.string(.nameJa)
+        let name = nameJa == nil ? tags.string(.name) : nil
+        // (A trimmed name of that shape ends in `)` or `）`, whose last byte is 0x89.)
+        let split = name.flatMap { $0.utf8.last == 0x29 || $0.utf8.last == 0x89 ? OSMNames.splitLatin($0) : nil }
+        let stationName = nameJa ?? split?.name ?? name
         return OSMStationCandidate(
             ref: OSMObjectRef(type: type, id: currentID),
-            line: line,
-            name: tags.string(.nameJa) ?? split?.name ?? tags.string(.name),
+            // Only warnings use the line: a station without name, or a way or relation whose
+            // nodes may be missing (expat's line count rescans the text since the last call).
+            line: stationName == nil || type != .node ? line : 0,
+            name: stationName,
             reading: kana.map { TextFold.hiragana(TextFold.nfkc($0)) },
             latinName: tags.string(.nameJaLatn) ?? tags.string(.nameJaRm) ?? tags.string(.nameEn) ?? split?.latin,
             operators: (tags.string(.operator) ?? tags.string(.network) ?? tags.string(.ksj2OPC))?.osmValues ?? [],
@@ -445,34 +476,5 @@ struct OSMScanner {
         } else if !text.isEmpty {
             warn("Overpass remark: \(text)", line: remarkLine)
         }
-    }
-}
-
-// MARK: byte helpers
-
-/// True when the NUL-terminated text at `p` is exactly `s`.
-@inline(__always)
-func equal(_ p: UnsafePointer<XML_Char>, _ s: StaticString) -> Bool {
-    let u = s.utf8Start
-    for i in 0..<s.utf8CodeUnitCount where UInt8(bitPattern: p[i]) != u[i] { return false }
-    return p[s.utf8CodeUnitCount] == 0
-}
-
-/// True when the NUL-terminated text at `p` starts with `s`.
-@inline(__always)
-func hasPrefix(_ p: UnsafePointer<XML_Char>, _ s: StaticString) -> Bool {
-    let u = s.utf8Start
-    for i in 0..<s.utf8CodeUnitCount where UInt8(bitPattern: p[i]) != u[i] { return false }
-    return true
-}
-
-/// Calls `body(name, value)` for each attribute of expat's NULL-terminated name/value array.
-@inline(__always)
-func forEachAttribute(_ atts: OSMScanner.Attributes,
-                      _ body: (UnsafePointer<XML_Char>, UnsafePointer<XML_Char>) -> Void) {
-    var i = 0
-    while let n = atts[i], let v = atts[i + 1] {
-        body(n, v)
-        i += 2
     }
 }

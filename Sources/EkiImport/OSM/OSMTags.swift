@@ -95,8 +95,8 @@ struct OSMTagSet {
         }
     }
 
-    mutating func set(_ key: OSMKey, _ value: UnsafePointer<CChar>) {
-        let n = strlen(value)
+    /// Keeps `count` bytes at `value` as the value of `key`.
+    mutating func set(_ key: OSMKey, _ value: UnsafePointer<CChar>, count n: Int) {
         start[key.rawValue] = bytes.count
         length[key.rawValue] = n
         bytes.append(contentsOf: UnsafeRawBufferPointer(start: value, count: n))
@@ -120,12 +120,24 @@ struct OSMTagSet {
     /// The value as a string, nil when the key is absent or its value is empty or blank.
     func string(_ key: OSMKey) -> String? {
         guard has(key) else { return nil }
+        let from = start[key.rawValue], n = length[key.rawValue]
+        guard n > 0 else { return nil }
         let s = bytes.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[start[key.rawValue]..<start[key.rawValue] + length[key.rawValue]]),
-                   as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: $0[from..<from + n]), as: UTF8.self)
+        }
+        // Nothing to trim when neither end is a space or line break (White_Space, the set of
+        // `.whitespacesAndNewlines`; U+180E, U+200B and U+FEFF go the long way to be safe).
+        if let first = s.unicodeScalars.first, let last = s.unicodeScalars.last,
+           !Self.mayTrim(first), !Self.mayTrim(last) {
+            return s
         }
         let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
         return t.isEmpty ? nil : t
+    }
+
+    @inline(__always)
+    private static func mayTrim(_ u: Unicode.Scalar) -> Bool {
+        u.value < 0x80 ? (u.value <= 0x20 || u.value == 0x7F) : (u.properties.isWhitespace || u.value == 0x180E || u.value == 0x200B || u.value == 0xFEFF)
     }
 
     /// Whether the tags make the element a station in the 降りつぶし sense.

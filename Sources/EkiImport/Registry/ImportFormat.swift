@@ -28,7 +28,7 @@ public struct ImportOptions: Sendable {
     public var skipInvalid: Bool
     /// The bounds inputs are read within (`ImportLimits`: fields, lines, zip members, warnings).
     public var limits: ImportLimits
-    /// The longest CSV field accepted, in bytes (`--max-field-bytes`; 1 MiB by default,
+    /// The longest CSV or GTFS field and OSM tag value accepted, in bytes (`--max-field-bytes`; 1 MiB by default,
     /// `CSVReader.defaultMaxFieldBytes`): `limits.csv.maxFieldBytes`.
     public var maxFieldBytes: Int {
         get { limits.csv.maxFieldBytes }

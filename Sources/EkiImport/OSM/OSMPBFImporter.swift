@@ -1,0 +1,108 @@
+import COsmium
+import EkiKit
+import Foundation
+
+/// Reads railway stations from an OpenStreetMap PBF file (`.osm.pbf`), decoded by libosmium
+/// (through `COsmium`).
+///
+/// Output: the same `ImportBatch` as `OSMImporter` gives for the XML of the same data (same
+/// station rule, names, operators, routes, stop areas and centroids; see `OSMImporter`),
+/// except that PBF carries no Overpass centers, inline geometry or JOSM actions. Coordinates
+/// are PBF's 1e-7 degree units, as osmium writes them to XML.
+///
+/// Memory: no pass holds every node. Pass 1 reads ways and relations only (blocks of nodes are
+/// not decoded): stations, rail routes, route masters and stop areas, and the ids of the nodes
+/// (and, for relation stations, ways) that station centroids need. When a relation station
+/// needs ways that came before it, one more pass reads those ways. The last pass reads nodes:
+/// station nodes, every position checked, and the positions of the needed nodes only.
+/// Stations are then put in node, way, relation order, as a sorted XML file gives them.
+public struct OSMPBFImporter: StationImporter {
+    /// Path of the input (a file; PBF is not read from stdin).
+    public var path: String
+    /// Operator given to rows that have none.
+    public var operatorOverride: String?
+    /// The name used in messages; by default the path.
+    public var displayName: String
+    /// The longest tag value accepted, in bytes (`--max-field-bytes`). PBF itself bounds
+    /// every string by its 32 MiB block size.
+    public var maxValueBytes: Int
+
+    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
+                maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
+        self.path = path
+        self.operatorOverride = operatorOverride
+        self.displayName = displayName ?? path
+        self.maxValueBytes = maxValueBytes
+    }
+
+    /// Reads the whole file.
+    /// - Returns: the rows and warnings (stations without name or position).
+    /// - Throws: `ImportError` naming the file for: an unreadable or empty file, a history file (several
+    ///   versions of objects), truncated or corrupt PBF (libosmium's message); naming the
+    ///   element for a position out of range or at (0, 0) and a tag value longer than
+    ///   `maxValueBytes`.
+    public func read() throws -> ImportBatch {
+        // libosmium reads an empty file as PBF without elements.
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            throw ImportError(file: displayName, message: "cannot read file: \(String(cString: strerror(errno)))")
+        }
+        guard st.st_size > 0 else {
+            throw ImportError(file: displayName, message: "not OpenStreetMap PBF: the file is empty")
+        }
+        let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
+        scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
+        defer {
+            scanner.deinitialize(count: 1)
+            scanner.deallocate()
+        }
+        try readPass(Int32(COSM_WAY | COSM_RELATION), scanner)
+        if scanner.pointee.neededWays.values.contains(where: { $0.nodes == nil }) {
+            scanner.pointee.beginPass(2, stopAt: nil)
+            try readPass(Int32(COSM_WAY), scanner)
+        }
+        // Nodes are read as in a first pass (stations, every position checked), now that the
+        // nodes the centroids need are known.
+        scanner.pointee.beginPass(1, stopAt: nil)
+        try readPass(Int32(COSM_NODE), scanner)
+
+        let order = scanner.pointee.stations.enumerated().sorted {
+            ($0.element.ref.type, $0.offset) < ($1.element.ref.type, $1.offset)
+        }
+        scanner.pointee.stations = order.map(\.element)
+        return OSMImporter.batch(from: scanner.pointee, operatorOverride: operatorOverride)
+    }
+
+    /// Whether the file starts as OSM PBF does: a 4-byte big-endian BlobHeader length, then a
+    /// BlobHeader whose type (field 1) is `OSMHeader`.
+    public static func isPBF(path: String) -> Bool {
+        guard path != "-", let f = fopen(path, "rb") else { return false }
+        defer { fclose(f) }
+        var head = [UInt8](repeating: 0, count: 15)
+        guard fread(&head, 1, head.count, f) == head.count else { return false }
+        let length = head[0..<4].reduce(0) { $0 << 8 | Int($1) }
+        return length > 0 && length < 64 * 1024 && head[4] == 0x0A && head[5] == 9
+            && head[6...].elementsEqual("OSMHeader".utf8)
+    }
+
+    private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>) throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let reader = cosm_open(path, types, &message, message.count) else {
+            throw ImportError(file: displayName, message: "cannot read as OpenStreetMap PBF: \(String(cString: message))")
+        }
+        defer { cosm_close(reader) }
+        if cosm_is_history(reader) != 0 {
+            throw ImportError(file: displayName, message: "an OSM history file (several versions of objects) is not read; give a snapshot (osmium time-filter)")
+        }
+        var element = cosm_element()
+        while true {
+            let status = cosm_next(reader, &element, &message, message.count)
+            if status == 0 { return }
+            if status < 0 {
+                throw ImportError(file: displayName, message: "corrupt or truncated OpenStreetMap PBF: \(String(cString: message))")
+            }
+            scanner.pointee.read(element)
+            if let error = scanner.pointee.error { throw error }
+        }
+    }
+}
