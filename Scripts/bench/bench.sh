@@ -6,6 +6,10 @@
 #   Scripts/bench/bench.sh                     # everything (~15 min on 2 cores); data made once, kept
 #   EKI_BENCH_DIR=/tmp/eb Scripts/bench/bench.sh
 #   EKI_BENCH_PEERS=0 Scripts/bench/bench.sh   # ours only, beside the peers' JSON of an earlier run
+#   EKI_BENCH_5M=1 Scripts/bench/bench.sh      # adds a 5M-point import and queries (~9 GB RSS, 25+ min)
+#
+# The 1M import's peer is `ogr2ogr -f GPKG` (Debian gdal-bin; skipped when missing) on the same
+# CSV; imports and queries also run at 10k and 100k for the scaling rows.
 #
 # Data and results live in bench-data/ (git-ignored). The peers (../shared/bench/peers: their
 # generators, bench_peers.py, setup.sh) are copied to bench-data/peers, whose setup.sh builds

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """report.py RESULTS_DIR -- one table (ours beside each peer, with ratios) and bench.json.
 
-Reads what Scripts/bench/bench.sh wrote: eki_*.json (ours) and peers_*.json (bench_peers.py).
-A ratio is the peer's time over ours (> 1: we are faster), or our MB/s over theirs for OSM.
+Reads what Scripts/bench/bench.sh wrote: eki_*.json (ours), peers_*.json (bench_peers.py) and
+ogr2ogr_*.json (the import goal's peer: wall_s, peak_rss_mb, file_mb), and, when present,
+eki_pbf.json / peers_pbf.json (OSM PBF: wall_s, peak_rss_mb). First the goals of issue 18, each
+with yes/no beside its peer, then the scaling rows (10k, 100k, 1M, 5M as far as run), then every
+measure. A ratio is the peer's time over ours (> 1: we are faster), or our MB/s over theirs for OSM.
 """
 import json
 import os
