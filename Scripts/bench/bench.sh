@@ -6,6 +6,10 @@
 #   Scripts/bench/bench.sh                     # everything (~15 min on 2 cores); data made once, kept
 #   EKI_BENCH_DIR=/tmp/eb Scripts/bench/bench.sh
 #   EKI_BENCH_PEERS=0 Scripts/bench/bench.sh   # ours only, beside the peers' JSON of an earlier run
+#   EKI_BENCH_5M=1 Scripts/bench/bench.sh      # adds a 5M-point import and queries (~9 GB RSS, 25+ min)
+#
+# The 1M import's peer is `ogr2ogr -f GPKG` (Debian gdal-bin; skipped when missing) on the same
+# CSV; imports and queries also run at 10k and 100k for the scaling rows.
 #
 # Data and results live in bench-data/ (git-ignored). The peers (../shared/bench/peers: their
 # generators, bench_peers.py, setup.sh) are copied to bench-data/peers, whose setup.sh builds
@@ -39,9 +43,14 @@ command -v /usr/bin/time >/dev/null || { echo "bench: /usr/bin/time is missing (
 data="$peers/data"
 mkdir -p "$data"
 [ -s "$data/points_10k.csv" ] || (cd "$peers" && "$PY" gen_points.py 10000 "$seed" data/points_10k.csv)
+[ -s "$data/points_100k.csv" ] || (cd "$peers" && "$PY" gen_points.py 100000 "$seed" data/points_100k.csv)
 [ -s "$data/points_1m.csv" ] || (cd "$peers" && "$PY" gen_points.py 1000000 "$seed" data/points_1m.csv)
+if [ "${EKI_BENCH_5M:-0}" = 1 ]; then
+    [ -s "$data/points_5m.csv" ] || (cd "$peers" && "$PY" gen_points.py 5000000 "$seed" data/points_5m.csv)
+fi
 [ -s "$data/stations_50k.osm" ] || (cd "$peers" && "$PY" gen_osm.py 50000 "$seed" data/stations_50k.osm)
-for n in 10k 1m; do
+scale="10k 100k 1m"; [ "${EKI_BENCH_5M:-0}" = 1 ] && scale="$scale 5m"
+for n in $scale; do
     [ -s "$dir/queries_$n/knn_ref.bin" ] || PEERS_DIR="$peers" "$PY" "$root/Scripts/bench/make_queries.py" \
         "$data/points_$n.csv" "$q" "$qseed" "$k" "$dir/queries_$n" >&2
 done
@@ -60,19 +69,37 @@ timed() {  # json-file command... : wall seconds and peak RSS of a process
     t=$(tail -n 1 "$f.time"); rm -f "$f.time"
     echo "{\"wall_s\": ${t% *}, \"peak_rss_mb\": $(( ${t#* } / 1024 ))}" >"$f"
 }
-for n in 10k 1m; do
+filemb() { python3 -c "import os, sys; print(round(os.path.getsize(sys.argv[1]) / 1e6, 1))" "$1"; }
+addjson() {  # json-file key value: adds one number to a JSON object
+    python3 -c "import json, sys; d = json.load(open(sys.argv[1])); d[sys.argv[2]] = float(sys.argv[3]); json.dump(d, open(sys.argv[1], 'w'))" "$@"
+}
+for n in $scale; do
     log "eki import $n (command line, packed R-tree)"
     rm -f "$dir/eki_$n.gpkg"*
     cat "$data/points_$n.csv" >/dev/null
-    timed "$out/eki_import_cli_$n.json" "$eki" import --db "$dir/eki_$n.gpkg" "$data/points_$n.csv"
+    timed "$out/eki_import_cli_$n.json" "$eki" import --profile generic --db "$dir/eki_$n.gpkg" "$data/points_$n.csv"
+    addjson "$out/eki_import_cli_$n.json" file_mb "$(filemb "$dir/eki_$n.gpkg")"
 done
+# ogr2ogr's GeoPackage (with its R-tree) of the same CSV: the import goal's peer (GDAL, apt).
+if command -v ogr2ogr >/dev/null; then
+    for n in 10k 1m; do
+        log "ogr2ogr -f GPKG $n"
+        rm -f "$dir/ogr_$n.gpkg"
+        timed "$out/ogr2ogr_$n.json" ogr2ogr -f GPKG "$dir/ogr_$n.gpkg" "$data/points_$n.csv" \
+            -oo X_POSSIBLE_NAMES=lon -oo Y_POSSIBLE_NAMES=lat -oo AUTODETECT_TYPE=YES -a_srs EPSG:4326 -nln stations
+        addjson "$out/ogr2ogr_$n.json" file_mb "$(filemb "$dir/ogr_$n.gpkg")"
+        rm -f "$dir/ogr_$n.gpkg"
+    done
+else
+    log "no ogr2ogr (apt-get install gdal-bin): the import goal has no peer"
+fi
 log "eki import 1m in-process: packed, then row by row"
 "$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_packed.gpkg" >"$out/eki_import_packed_1m.json"
 "$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_rows.gpkg" --rtree row-by-row >"$out/eki_import_rows_1m.json"
 rm -f "$dir/eki_1m_packed.gpkg"* "$dir/eki_1m_rows.gpkg"*
 log "R-tree alone, 1m: packed vs row by row (rolled back)"
 "$bench" rtree --db "$dir/eki_1m.gpkg" >"$out/eki_rtree_1m.json"
-for n in 10k 1m; do
+for n in $scale; do
     log "eki queries $n"
     "$bench" queries --db "$dir/eki_$n.gpkg" --queries "$dir/queries_$n" --k "$k" >"$out/eki_queries_$n.json"
 done

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """report.py RESULTS_DIR -- one table (ours beside each peer, with ratios) and bench.json.
 
-Reads what Scripts/bench/bench.sh wrote: eki_*.json (ours) and peers_*.json (bench_peers.py).
-A ratio is the peer's time over ours (> 1: we are faster), or our MB/s over theirs for OSM.
+Reads what Scripts/bench/bench.sh wrote: eki_*.json (ours), peers_*.json (bench_peers.py) and
+ogr2ogr_*.json (the import goal's peer: wall_s, peak_rss_mb, file_mb), and, when present,
+eki_pbf.json / peers_pbf.json (OSM PBF: wall_s, peak_rss_mb). First the goals of issue 18, each
+with yes/no beside its peer, then the scaling rows (10k, 100k, 1M, 5M as far as run), then every
+measure. A ratio is the peer's time over ours (> 1: we are faster), or our MB/s over theirs for OSM.
 """
 import json
 import os
@@ -29,11 +32,59 @@ def main():
     d = sys.argv[1]
     r = {n: load(d, n + ".json") for n in (
         "eki_import_cli_10k", "eki_import_cli_1m", "eki_import_packed_1m", "eki_import_rows_1m", "eki_rtree_1m",
-        "eki_queries_10k", "eki_queries_1m", "eki_osm", "eki_cli_cold", "peers_10k", "peers_1m", "peers_osm")}
+        "eki_queries_10k", "eki_queries_1m", "eki_osm", "eki_cli_cold", "peers_10k", "peers_1m", "peers_osm",
+        "eki_import_cli_100k", "eki_import_cli_5m", "eki_queries_100k", "eki_queries_5m", "ogr2ogr_10k", "ogr2ogr_1m",
+        "eki_pbf", "peers_pbf")}
     rows = []
+    goals = []
+
+    def goal(what, ours, peer_name, peer, met):
+        goals.append("| %s | %s | %s | %s | %s |" % (what, ours, peer_name, peer, "**yes**" if met else ("-" if met is None else "no")))
 
     def row(goal, n, what, ours, peer_name, peer, rat, met=""):
         rows.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (goal, n, what, ours, peer_name, peer, rat, met))
+
+    # Issue #18's goals, each beside its peer.
+    cli = r["eki_import_cli_1m"] or {}
+    ogr = r["ogr2ogr_1m"] or {}
+    w, ow = cli.get("wall_s"), ogr.get("wall_s")
+    goal("1M generic-CSV import (search index included): wall s ≤ ogr2ogr -f GPKG", w, "ogr2ogr -f GPKG", ow,
+         (w <= ow) if w and ow else None)
+    goal("same import: peak RSS MB ≤ 300", cli.get("peak_rss_mb"), "ogr2ogr peak RSS MB", ogr.get("peak_rss_mb"),
+         cli["peak_rss_mb"] <= 300 if cli.get("peak_rss_mb") else None)
+    fm, om = cli.get("file_mb"), ogr.get("file_mb")
+    goal("same import: file MB ≤ 2.5 × the GeoPackage's", "%s (%s×)" % (fm, "%.2f" % (fm / om) if fm and om else "-"),
+         "ogr2ogr GeoPackage MB", om, (fm <= 2.5 * om) if fm and om else None)
+    ck = ((r["peers_1m"] or {}).get("points", {}).get("methods", {}).get("ckdtree", {}).get("knn", {}))
+    lean = (r["eki_queries_1m"] or {}).get("knn_lean_k10", {})
+    v = lean.get("verify", {})
+    ok = lean.get("p50_us") is not None and ck.get("p50_us") is not None
+    goal("k-NN k=10 at 1M: p50 / p99 µs ≤ cKDTree's, = brute force (%d/%d)" % (v.get("exact_vs_bruteforce", 0), v.get("samples", 0)),
+         "%s / %s" % (us(lean.get("p50_us")), us(lean.get("p99_us"))), "cKDTree",
+         "%s / %s" % (us(ck.get("p50_us")), us(ck.get("p99_us"))),
+         (lean["p50_us"] <= ck["p50_us"] and lean["p99_us"] <= ck["p99_us"] and v.get("samples", 0) > 0
+          and v.get("exact_vs_bruteforce") == v.get("samples")) if ok else None)
+    po, eo = (r["peers_osm"] or {}).get("osm", {}).get("osmium_tags_filter", {}), r["eki_osm"] or {}
+    goal("OSM XML (140 MB): MB/s ≥ osmium tags-filter's, peak RSS ≤ 150 MB",
+         "%s (%s MB)" % (eo.get("mb_per_s"), eo.get("peak_rss_mb")), "osmium tags-filter MB/s", po.get("mb_per_s"),
+         (eo["mb_per_s"] >= po["mb_per_s"] and eo.get("peak_rss_mb", 1e9) <= 150) if eo.get("mb_per_s") and po.get("mb_per_s") else None)
+    pb, pp = r["eki_pbf"] or {}, r["peers_pbf"] or {}
+    goal("OSM PBF: time to stations in the db ≤ osmium tags-filter's to a file, peak RSS ≤ 300 MB",
+         "%s s (%s MB)" % (pb.get("wall_s"), pb.get("peak_rss_mb")) if pb else "-", "osmium tags-filter s",
+         pp.get("wall_s", "-") if pp else "-",
+         (pb["wall_s"] <= pp["wall_s"] and pb.get("peak_rss_mb", 1e9) <= 300) if pb.get("wall_s") and pp.get("wall_s") else None)
+    scaling = []
+    for n in ("10k", "100k", "1m", "5m"):
+        x = r["eki_import_cli_" + n]
+        if not x:
+            continue
+        q = (r["eki_queries_" + n] or {}).get("knn_lean_k10", {})
+        bq = (r["eki_queries_" + n] or {}).get("bbox_lean", {})
+        e = {"10k": 1e4, "100k": 1e5, "1m": 1e6, "5m": 5e6}[n]
+        scaling.append("| %s | %s | %s | %.1f | %s | %.0f | %s / %s | %s |" % (
+            n.upper() if n != "10k" and n != "100k" else n, x.get("wall_s"), x.get("peak_rss_mb"), x["wall_s"] / e * 1e6,
+            x.get("file_mb", "-"), (x["file_mb"] * 1e6 / e) if x.get("file_mb") else 0,
+            us(q.get("p50_us")), us(q.get("p99_us")), us(bq.get("p50_us"))))
 
     # Build / import.
     p1m = (r["peers_1m"] or {}).get("points", {}).get("methods", {})
@@ -131,13 +182,25 @@ def main():
     print("EkiKit benchmark beside the peers (one run of Scripts/bench/bench.sh). Machine: %s, %s CPUs, %s; %s." % (
         mach.get("cpu", "?"), mach.get("cpus", os.cpu_count()), mach.get("mem", "?"), platform.platform()))
     print("Ratio = peer time / eki time (> 1: eki faster); OSM: eki MB/s / peer MB/s.\n")
+    print("Issue #18 goals:\n")
+    print("| goal | eki | peer | peer value | met |")
+    print("|---|--:|---|--:|---|")
+    for line in goals:
+        print(line)
+    if scaling:
+        print("\nScaling (generic-CSV `eki import`, then lean k-NN k=10 and viewport in-process):\n")
+        print("| points | import s | peak RSS MB | µs per entry | file MB | bytes per entry | k-NN p50 / p99 µs | bbox p50 µs |")
+        print("|--:|--:|--:|--:|--:|--:|--:|--:|")
+        for line in scaling:
+            print(line)
+    print("\nAll measures:\n")
     print("| goal | N | measure | eki | peer | peer value | ratio | goal met / check |")
     print("|---|---|---|--:|---|--:|--:|---|")
     for line in rows:
         print(line)
     json.dump({"eki": {k: v for k, v in r.items() if k.startswith("eki") and v is not None},
                "peers": {k: v for k, v in r.items() if k.startswith("peers") and v is not None},
-               "table": rows}, open(os.path.join(d, "bench.json"), "w"), indent=1, default=str)
+               "goals": goals, "scaling": scaling, "table": rows}, open(os.path.join(d, "bench.json"), "w"), indent=1, default=str)
 
 
 if __name__ == "__main__":

@@ -92,6 +92,10 @@ import Testing
         #expect(SearchQuery.ftsPhrase("a\"b OR") == "\"a\"\"b\" \"\"\"b \" \"b O\" \" OR\"")
         #expect(SearchIndex.grams("おだわ") == ["おだ", "だわ", "わ\u{1}"])
         #expect(SearchIndex.grams("ああああ") == ["ああ", "あ\u{1}"])
+        // One FTS5 token per gram: field code, then the two code points in hex.
+        #expect(SearchIndex.bigramDocument(code: 1, "おだわ") == "1x304ax3060 1x3060x308f 1x308fx1")
+        #expect(SearchIndex.bigramMatch(code: 0, "だわ") == "\"0x3060x308f\"")
+        #expect(SearchIndex.bigramMatch(code: 3, "a") == "\"3x61x\" *")
     }
 }
 

@@ -140,7 +140,7 @@ import EkiTestSupport
                                                   coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
             // Make it a version 2 file: no search tables.
             try store.db.execute("""
-                DROP TRIGGER search_entry_stale; DROP TABLE search_fts; DROP TABLE search_gram; DROP TABLE search_posting;
+                DROP TRIGGER search_entry_stale; DROP TABLE search_fts; DROP TABLE search_bigram; DROP TABLE search_posting;
                 DROP TABLE search_term; DROP TABLE search_entry; DROP TABLE search_brand;
                 UPDATE eki_meta SET value = '2' WHERE name = 'schema_version';
                 """)
@@ -151,6 +151,47 @@ import EkiTestSupport
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         try checkConsistency(writable)
         #expect(try StationStore(path: path, readOnly: true).search("小田原").count == 1)
+    }
+
+    /// A version 5 file (grams in `search_gram`, `source_records` with a rowid) is upgraded
+    /// when opened writable: its grams move into `search_bigram`, short partial queries find the
+    /// same entries, and the rows are kept.
+    @Test func version5DatabasesGetBigramsWhenOpenedWritable() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("v5.gpkg").path
+        let rows = [SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
+                                 operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
+                                 coordinate: Coordinate(lat: 35.256, lon: 139.155)),
+                    SourceRecord(source: SourceRef(dataset: "t", id: "2"), name: "新松田", reading: "しんまつだ",
+                                 operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
+                                 coordinate: Coordinate(lat: 35.342, lon: 139.139))]
+        do {
+            let store = try StationStore(path: path)
+            try store.importRecords(rows, dataset: "t")
+            try store.db.execute("""
+                DROP TABLE search_bigram;
+                CREATE TABLE search_gram (field INTEGER NOT NULL, gram TEXT NOT NULL, term_id INTEGER NOT NULL,
+                  PRIMARY KEY (field, gram, term_id)) WITHOUT ROWID;
+                CREATE TABLE old_rows AS SELECT * FROM source_records;
+                DROP TABLE source_records;
+                CREATE TABLE source_records (dataset TEXT NOT NULL, ord INTEGER NOT NULL, source_id TEXT NOT NULL,
+                  name TEXT NOT NULL, reading TEXT, latin_name TEXT, operator TEXT, operator_ref TEXT, class TEXT NOT NULL,
+                  lines TEXT NOT NULL, lon REAL NOT NULL, lat REAL NOT NULL, prefecture TEXT, closed INTEGER NOT NULL,
+                  line_order INTEGER, line_color TEXT, PRIMARY KEY (dataset, ord));
+                INSERT INTO source_records SELECT * FROM old_rows; DROP TABLE old_rows;
+                UPDATE eki_meta SET value = '5' WHERE name = 'schema_version';
+                """)
+        }
+        #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
+        let writable = try StationStore(path: path)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 6)
+        #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 0)
+        #expect(try writable.db.scalarInt("SELECT wr FROM pragma_table_list WHERE name = 'source_records'") == 1)
+        #expect(try writable.sourceRecords() == rows)
+        // 1- and 2-character partial queries (松, 松田 inside 新松田; 田 in both names).
+        #expect(try writable.search("松", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
+        #expect(try writable.search("松田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
+        #expect(Set(try writable.search("田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name)) == ["小田原", "新松田"])
+        try checkConsistency(writable)
     }
 
     @Test(.needsN02) func n02IndexIsConsistent() throws {
@@ -172,8 +213,20 @@ import EkiTestSupport
         let db = store.db
         #expect(try db.scalarInt("SELECT count(*) FROM search_entry") == Int64(try store.count()))
         #expect(try db.scalarInt("SELECT count(*) FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)") == 0)
-        #expect(try db.scalarInt("SELECT count(*) FROM search_gram g WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = g.term_id AND t.field = g.field)") == 0)
         try db.execute("INSERT INTO search_fts (search_fts) VALUES ('integrity-check')")
+        try db.execute("INSERT INTO search_bigram (search_bigram) VALUES ('integrity-check')")
+        // Each term (the first 300) is found by the bigram index under each of its grams.
+        let terms = try db.prepare("SELECT id, field, form FROM search_term ORDER BY id LIMIT 300")
+        let found = try db.prepare("SELECT count(*) FROM search_bigram WHERE search_bigram MATCH ? AND rowid = ?")
+        var missing: [String] = []
+        while try terms.step() {
+            for g in SearchIndex.grams(terms.text(2)) {
+                try found.bind([.text(SearchIndex.bigramMatch(code: Int(terms.int64(1)), g)), .int(terms.int64(0))])
+                if try !found.step() || found.int64(0) != 1 { missing.append(terms.text(2) + " " + g) }
+                found.reset()
+            }
+        }
+        #expect(missing.isEmpty)
         // Sort ids follow sort keys.
         #expect(try db.scalarInt("SELECT count(*) FROM (SELECT sid, lag(sid) OVER (ORDER BY sort_key) AS prev FROM search_entry) WHERE prev >= sid") == 0)
         #expect(try db.scalarInt("SELECT count(*) FROM search_posting p JOIN search_entry e ON e.fid = p.fid WHERE p.sid != e.sid OR p.open != e.open") == 0)

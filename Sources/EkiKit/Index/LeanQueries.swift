@@ -108,19 +108,45 @@ extension StationStore {
     /// comes out of the queue is the next nearest: nothing left can be nearer. The geodesic's error
     /// (about 15 nm) and rounding are inside the 1 cm, so the bounds hold for the distances the
     /// brute force computes. Entries tied at equal distance are ordered by key (read only then).
+    /// The search first descends straight to the leaf nearest the point; from then on the k
+    /// smallest chords of the entries seen bound the k-th distance from above
+    /// (`Earth.geodesicUpperBound`), and nodes or entries whose lower bound exceeds it are not
+    /// queued.
     /// - Throws: `SQLiteError` when a node has to be read and cannot be.
     public func nearestHits(to point: Coordinate, k: Int, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
         hits.removeAll(keepingCapacity: true)
         guard k > 0 else { return }
         let c = try currentNodeCache()
         let q = Earth.point(lat: point.lat, lon: point.lon)
-        var heap = c.takeHeap()
-        defer { c.returnHeap(heap) }
-        heap.push(.init(key: 0, node: 0, item: -1, kind: .node))
+        var search = c.takeSearch(k: k)
+        defer { c.returnSearch(search) }
+        // First the path to the leaf nearest the point (each level's other children are kept
+        // with their bounds): its entries give upper bounds of the k-th distance, so that far
+        // nodes and entries are never queued.
+        var h: Int32 = 0
+        var node = c.nodes[0]
+        while node.level > 0 {
+            let first = search.siblings.count
+            var best = -1, bestBound = Double.infinity
+            node.shell.withUnsafeBufferPointer { s in
+                for i in 0..<(s.count / 6) {
+                    let lb = Earth.lowerBound(q, s, 6 * i)
+                    search.siblings.append(.init(key: lb, node: h, item: Int32(i), kind: .node))
+                    if lb < bestBound { bestBound = lb; best = i }
+                }
+            }
+            guard best >= 0 else { break }
+            search.siblings.remove(at: first + best)
+            h = try c.child(of: node, best)
+            node = c.nodes[Int(h)]
+        }
+        if node.level == 0 { expandLeaf(node, handle: h, q: q, includeClosed: includeClosed, search: &search) }
+        let firstBound = search.bound
+        for s in search.siblings where s.key <= firstBound { search.heap.push(s) }
         var kth = Double.infinity
-        while let top = heap.peek() {
+        while let top = search.heap.peek() {
             if hits.count >= k && top.key > kth { break }
-            heap.pop()
+            search.heap.pop()
             let node = c.nodes[Int(top.node)]
             switch top.kind {
             case .exact:
@@ -130,31 +156,20 @@ extension StationStore {
             case .entry:
                 let i = Int(top.item)
                 let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
-                heap.push(.init(key: d, node: top.node, item: top.item, kind: .exact))
+                search.heap.push(.init(key: d, node: top.node, item: top.item, kind: .exact))
             case .node:
-                if top.item >= 0 {
-                    let h = try c.child(of: node, Int(top.item))
-                    let child = c.nodes[Int(h)]
-                    if child.level == 0 {
-                        child.xyz.withUnsafeBufferPointer { p in
-                            for i in child.fid.indices where includeClosed || child.open[i] {
-                                let dx = p[3 * i] - q.x, dy = p[3 * i + 1] - q.y, dz = p[3 * i + 2] - q.z
-                                let lb = (dx * dx + dy * dy + dz * dz).squareRoot() - 0.01
-                                if hits.count < k || lb <= kth {
-                                    heap.push(.init(key: lb, node: h, item: Int32(i), kind: .entry))
-                                }
-                            }
-                        }
-                    } else {
-                        pushChildren(of: child, handle: h, q: q, heap: &heap, bound: hits.count < k ? .infinity : kth)
-                    }
-                } else if node.level == 0 {   // the root is a leaf
-                    for i in node.fid.indices where includeClosed || node.open[i] {
-                        let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
-                        heap.push(.init(key: d, node: top.node, item: Int32(i), kind: .exact))
-                    }
+                let h = try c.child(of: node, Int(top.item))
+                let child = c.nodes[Int(h)]
+                if child.level == 0 {
+                    expandLeaf(child, handle: h, q: q, includeClosed: includeClosed, search: &search)
                 } else {
-                    pushChildren(of: node, handle: top.node, q: q, heap: &heap, bound: .infinity)
+                    let bound = min(search.bound, kth)
+                    child.shell.withUnsafeBufferPointer { s in
+                        for i in 0..<(s.count / 6) {
+                            let lb = Earth.lowerBound(q, s, 6 * i)
+                            if lb <= bound { search.heap.push(.init(key: lb, node: h, item: Int32(i), kind: .node)) }
+                        }
+                    }
                 }
             }
         }
@@ -162,25 +177,33 @@ extension StationStore {
         if hits.count > k { hits.removeSubrange(k...) }
     }
 
+    /// Queues the (open) entries of a leaf by their chord (less 1 cm), after offering the chords
+    /// to the k-th distance bound.
+    private func expandLeaf(_ leaf: RTreeNodeCache.Node, handle: Int32, q: (x: Double, y: Double, z: Double),
+                            includeClosed: Bool, search: inout NearestSearch) {
+        let open = leaf.open
+        leaf.xyz.withUnsafeBufferPointer { p in
+            let n = p.count / 3
+            search.chords.removeAll(keepingCapacity: true)
+            for i in 0..<n {
+                let dx = p[3 * i] - q.x, dy = p[3 * i + 1] - q.y, dz = p[3 * i + 2] - q.z
+                let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
+                search.chords.append(chord)
+                if includeClosed || open[i] { search.offer(chord) }
+            }
+            let bound = search.bound
+            for i in 0..<n where includeClosed || open[i] {
+                let lb = search.chords[i] - 0.01
+                if lb <= bound { search.heap.push(.init(key: lb, node: handle, item: Int32(i), kind: .entry)) }
+            }
+        }
+    }
+
     /// `nearestHits(to:k:includeClosed:into:)` into a new array.
     public func nearestHits(to point: Coordinate, k: Int, includeClosed: Bool = false) throws -> [StationHit] {
         var hits: [StationHit] = []
         try nearestHits(to: point, k: k, includeClosed: includeClosed, into: &hits)
         return hits
-    }
-
-    private func pushChildren(of node: RTreeNodeCache.Node, handle: Int32, q: (x: Double, y: Double, z: Double),
-                              heap: inout NearestHeap, bound: Double) {
-        node.shell.withUnsafeBufferPointer { s in
-            for i in node.childNode.indices {
-                let o = 6 * i
-                let dx = max(s[o] - q.x, 0, q.x - s[o + 1])
-                let dy = max(s[o + 2] - q.y, 0, q.y - s[o + 3])
-                let dz = max(s[o + 4] - q.z, 0, q.z - s[o + 5])
-                let lb = (dx * dx + dy * dy + dz * dz).squareRoot() - 0.01
-                if lb <= bound { heap.push(.init(key: lb, node: handle, item: Int32(i), kind: .node)) }
-            }
-        }
     }
 
     /// Hits sorted by distance: runs of equal distance are put in key order.
@@ -255,13 +278,13 @@ struct NearestHeap {
 }
 
 extension RTreeNodeCache {
-    func takeHeap() -> NearestHeap {
-        var h = spareHeap ?? NearestHeap()
-        spareHeap = nil
-        h.removeAll()
-        return h
+    func takeSearch(k: Int) -> NearestSearch {
+        var s = spareSearch ?? NearestSearch()
+        spareSearch = nil
+        s.reset(k: k)
+        return s
     }
-    func returnHeap(_ h: NearestHeap) { spareHeap = h }
+    func returnSearch(_ s: NearestSearch) { spareSearch = s }
     func takeStack() -> [Int32] {
         var s = spareStack ?? []
         spareStack = nil
@@ -269,4 +292,56 @@ extension RTreeNodeCache {
         return s
     }
     func returnStack(_ s: [Int32]) { spareStack = s }
+}
+
+/// Scratch state of one k-NN query, reused between queries: the queue, the siblings met on the
+/// first descent, the chords of the leaf being expanded, and the k smallest chords of the
+/// entries seen so far (a max-heap: the geodesic upper bound of its top bounds the k-th
+/// distance, `Earth.geodesicUpperBound`).
+struct NearestSearch {
+    var heap = NearestHeap()
+    var siblings: [NearestHeap.Item] = []
+    var chords: [Double] = []
+    private var upper: [Double] = []
+    private var k = 0
+
+    /// Empties everything for a query asking for `k` entries.
+    mutating func reset(k: Int) {
+        heap.removeAll()
+        siblings.removeAll(keepingCapacity: true)
+        upper.removeAll(keepingCapacity: true)
+        self.k = k
+    }
+
+    /// An upper bound of the k-th nearest distance (metres): from the k-th smallest chord
+    /// offered, or ∞.
+    var bound: Double { upper.count < k ? .infinity : Earth.geodesicUpperBound(chord: upper[0]) }
+
+    /// Takes one entry's chord (each entry at most once).
+    @inline(__always) mutating func offer(_ u: Double) {
+        if upper.count < k {
+            upper.append(u)
+            var i = upper.count - 1
+            while i > 0 {
+                let p = (i - 1) / 2
+                if upper[p] >= u { break }
+                upper[i] = upper[p]
+                i = p
+            }
+            upper[i] = u
+        } else if u < upper[0] {
+            let n = upper.count
+            var i = 0
+            while true {
+                let l = 2 * i + 1
+                if l >= n { break }
+                var m = l
+                if l + 1 < n && upper[l + 1] > upper[l] { m = l + 1 }
+                if upper[m] <= u { break }
+                upper[i] = upper[m]
+                i = m
+            }
+            upper[i] = u
+        }
+    }
 }

@@ -36,7 +36,7 @@ final class RTreeNodeCache {
     let dataVersion: UInt32
     private(set) var nodes: [Node] = []
     /// Scratch storage reused by queries.
-    var spareHeap: NearestHeap?
+    var spareSearch: NearestSearch?
     var spareStack: [Int32]?
 
     /// Reads the root. - Throws: `SQLiteError`.
@@ -129,6 +129,30 @@ enum Earth {
         let sp = sin(phi), cp = cos(phi)
         let n = a / (1 - e2 * sp * sp).squareRoot()
         return (n * cp * cos(lam), n * cp * sin(lam), n * (1 - e2) * sp)
+    }
+
+    /// The straight-line distance (metres, less 1 cm) from `q` to the box at offset `o` of a
+    /// `Node.shell` array: a lower bound of the geodesic distance to anything inside.
+    @inline(__always) static func lowerBound(_ q: (x: Double, y: Double, z: Double), _ s: UnsafeBufferPointer<Double>, _ o: Int) -> Double {
+        let dx = max(s[o] - q.x, 0, q.x - s[o + 1])
+        let dy = max(s[o + 2] - q.y, 0, q.y - s[o + 3])
+        let dz = max(s[o + 4] - q.z, 0, q.z - s[o + 5])
+        return (dx * dx + dy * dy + dz * dz).squareRoot() - 0.01
+    }
+
+    /// The smallest radius of curvature of the ellipsoid, b²/a (along the meridian at the
+    /// equator), metres.
+    static let minRadius = a * (1 - Geodesic.f) * (1 - Geodesic.f)
+
+    /// An upper bound of the geodesic distance (metres) between two surface points `chord`
+    /// metres apart in a straight line. A geodesic bends (in space) no more than the surface
+    /// does, at most 1/minRadius, so by Schur's comparison theorem its chord is at least that of
+    /// a circle arc of the same length s and radius minRadius: chord ≥ 2R sin(s / 2R), i.e.
+    /// s ≤ 2R asin(chord / 2R) (for s ≤ πR: chords up to 10,000 km; beyond, ∞). Widened by
+    /// 1e-9 relative and 1 cm for rounding and the geodesic's own error.
+    static func geodesicUpperBound(chord: Double) -> Double {
+        guard chord < 1e7 else { return .infinity }
+        return 2 * minRadius * asin(chord / (2 * minRadius)) * (1 + 1e-9) + 0.01
     }
 
     /// Distance from the parallel's radius N·cosφ and height N(1−e²)sinφ at latitude φ.

@@ -41,17 +41,16 @@ extension SearchIndex {
             sids = try assignSortIDs(&builder)
         }
         trace.mark("search: sort ids")
-        // Many new entries: write postings and grams to scratch tables, then into their B-trees
-        // in key order, and build the secondary indexes afterwards (one sort each instead of a
-        // random insert per row).
+        // Many new entries: write postings to a scratch table, then into their B-tree in key
+        // order, and build the secondary indexes afterwards (one sort each instead of a random
+        // insert per row). Bigrams go straight into their FTS5 index (term ids only grow).
         let bulk = sids!.count >= 10_000
         if bulk {
             try db.execute("""
                 DROP INDEX search_posting_fid; DROP INDEX search_entry_sort;
                 CREATE TEMP TABLE search_posting_new (term_id INTEGER, sid INTEGER, fid INTEGER, open INTEGER);
-                CREATE TEMP TABLE search_gram_new (field INTEGER, gram TEXT, term_id INTEGER);
                 """)
-            builder.tables = ("temp.search_posting_new", "temp.search_gram_new")
+            builder.postingTable = "temp.search_posting_new"
         }
         let select = try db.prepare("""
             SELECT s.fid, s.key, s.name, s.reading, s.latin_name, s.operator, s.class, s.lines, s.open, s.lon, s.lat, s.former_names
@@ -79,12 +78,11 @@ extension SearchIndex {
         if bulk {
             try db.execute("""
                 INSERT OR IGNORE INTO search_posting SELECT term_id, sid, fid, open FROM temp.search_posting_new ORDER BY term_id, sid;
-                INSERT OR IGNORE INTO search_gram SELECT field, gram, term_id FROM temp.search_gram_new ORDER BY field, gram, term_id;
-                DROP TABLE temp.search_posting_new; DROP TABLE temp.search_gram_new;
+                DROP TABLE temp.search_posting_new;
                 CREATE INDEX search_posting_fid ON search_posting(fid);
                 CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
                 """)
-            trace.mark("search: postings and grams written in key order")
+            trace.mark("search: postings written in key order")
         }
         if builder.added > 0 || !brands.changed.isEmpty { try dropUnusedTerms() }
         trace.mark("search: unused terms dropped")
@@ -162,18 +160,18 @@ extension SearchIndex {
         return (now, changed)
     }
 
-    /// Deletes terms without postings, with their FTS rows and grams.
+    /// Deletes terms without postings, with their trigram and bigram FTS rows.
     private func dropUnusedTerms() throws {
         let s = try db.prepare("""
             SELECT id, field, form FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)
             """)
         var unused: [(id: Int64, field: Int64, form: String)] = []
         while try s.step() { unused.append((s.int64(0), s.int64(1), s.text(2))) }
-        let gram = try db.prepare("DELETE FROM search_gram WHERE field = ? AND gram = ? AND term_id = ?")
+        let bigram = try db.prepare("INSERT INTO search_bigram (search_bigram, rowid, grams) VALUES ('delete', ?, ?)")
         let term = try db.prepare("DELETE FROM search_term WHERE id = ?")
         for t in unused {
             try db.cached("INSERT INTO search_fts (search_fts, rowid, f\(t.field)) VALUES ('delete', ?, ?)").run([.int(t.id), .text(t.form)])
-            for g in SearchIndex.grams(t.form) { try gram.run([.int(t.field), .text(g), .int(t.id)]) }
+            try bigram.run([.int(t.id), .text(SearchIndex.bigramDocument(code: Int(t.field), t.form))])
             try term.run([.int(t.id)])
         }
     }
@@ -190,8 +188,8 @@ struct SearchIndexBuilder {
 
     let db: Database
     let brands: [String: String]
-    /// Where postings and grams are written (scratch tables during a bulk build).
-    var tables = (posting: "search_posting", gram: "search_gram")
+    /// Where postings are written (a scratch table during a bulk build).
+    var postingTable = "search_posting"
     private(set) var added = 0
     private var terms: [TermKey: Int64]? = nil
     private var nameCache: [String: String] = [:]
@@ -259,7 +257,7 @@ struct SearchIndexBuilder {
             VALUES (?,?,?,?,?,?,?,?,?,?,?)
             """).run([.int(r.fid), .int(sid), .text(sortKey), .int(r.open ? 1 : 0), .double(r.lon), .double(r.lat)]
                      + fields.map { .text(SearchIndex.frame($0.1)) })
-        let posting = try db.cached("INSERT OR IGNORE INTO \(tables.posting) (term_id, sid, fid, open) VALUES (?, ?, ?, ?)")
+        let posting = try db.cached("INSERT OR IGNORE INTO \(postingTable) (term_id, sid, fid, open) VALUES (?, ?, ?, ?)")
         for (field, forms) in fields {
             for form in forms { try posting.run([.int(try termID(field, form)), .int(sid), .int(r.fid), .int(r.open ? 1 : 0)]) }
         }
@@ -269,6 +267,9 @@ struct SearchIndexBuilder {
     private static func cached(_ cache: inout [String: String], _ s: String, _ fold: (String) -> String) -> String {
         if let v = cache[s] { return v }
         let v = fold(s)
+        // Names repeat (one per operator and line) but 1M distinct ones would cost ~100 MB:
+        // start over rather than hold them all.
+        if cache.count >= 50_000 { cache.removeAll(keepingCapacity: true) }
         cache[s] = v
         return v
     }
@@ -293,7 +294,7 @@ struct SearchIndexBuilder {
         terms = t
     }
 
-    /// The id of a term, inserting it (with its FTS row and grams) when new.
+    /// The id of a term, inserting it (with its trigram and bigram FTS rows) when new.
     private mutating func termID(_ field: SearchField, _ form: String) throws -> Int64 {
         let code = SearchIndex.code(field)
         let key = TermKey(code: code, form: form)
@@ -301,8 +302,7 @@ struct SearchIndexBuilder {
         try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)").run([.int(Int64(code)), .text(form)])
         let id = db.lastInsertRowID
         try db.cached("INSERT INTO search_fts (rowid, f\(code)) VALUES (?, ?)").run([.int(id), .text(form)])
-        let gram = try db.cached("INSERT OR IGNORE INTO \(tables.gram) (field, gram, term_id) VALUES (?, ?, ?)")
-        for g in SearchIndex.grams(form) { try gram.run([.int(Int64(code)), .text(g), .int(id)]) }
+        try db.cached("INSERT INTO search_bigram (rowid, grams) VALUES (?, ?)").run([.int(id), .text(SearchIndex.bigramDocument(code: code, form))])
         terms?[key] = id
         return id
     }

@@ -19,9 +19,13 @@ import EkiSQLite
 /// - `search_fts`: contentless FTS5 trigram index over the terms, rowid = term id, the form in
 ///   column `f<field code>` (partial search, queries of 3 or more characters, filtered by
 ///   column; the term is checked with `instr` afterwards, so no positions are stored).
-/// - `search_gram`: every 2-character substring of every term, and its last character followed
-///   by U+0001, by field (partial search, queries of 1 or 2 characters, which trigrams cannot
-///   match: 2 characters look up their gram, 1 character the grams starting with it).
+/// - `search_bigram`: contentless FTS5 index (rowids only, `detail=none`) of every 2-character
+///   substring of every term, and its last character followed by U+0001, each written as one
+///   ASCII token (`bigramToken`: field code, then the two characters' code points in hex), rowid
+///   = term id (partial search, queries of 1 or 2 characters, which trigrams cannot match:
+///   2 characters look up their token, 1 character the tokens starting with it). Since schema
+///   version 6; version 5 kept one B-tree row per (field, gram, term) in `search_gram`, about
+///   7 times larger.
 /// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
 struct SearchIndex {
     /// The station database's connection.
@@ -51,13 +55,14 @@ struct SearchIndex {
       open INTEGER NOT NULL,
       PRIMARY KEY (term_id, sid)) WITHOUT ROWID;
     CREATE INDEX search_posting_fid ON search_posting(fid);
-    CREATE TABLE search_gram (
-      field INTEGER NOT NULL, gram TEXT NOT NULL, term_id INTEGER NOT NULL,
-      PRIMARY KEY (field, gram, term_id)) WITHOUT ROWID;
+    \(bigramSchema)
     CREATE VIRTUAL TABLE search_fts USING fts5(f0, f1, f2, f3, f4, content='',
       tokenize='trigram case_sensitive 1', detail=column);
     CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
     """ + staleTrigger
+
+    /// The 1- and 2-character gram index (schema version 6).
+    static let bigramSchema = "CREATE VIRTUAL TABLE search_bigram USING fts5(grams, content='', tokenize='ascii', detail=none, columnsize=0);"
 
     /// Drops an entry's index row when a searched column of it changes (since schema version 5
     /// also its former names), so that `update()` writes it again.
@@ -155,6 +160,30 @@ struct SearchIndex {
             if prefix.count >= 2 { out[op] = String(prefix) }
         }
         return out
+    }
+
+    /// The FTS5 token of a 2-character gram of a field: `<code>x<hex>x<hex>` (lowercase hex of
+    /// the two Unicode scalars), e.g. 0xe3x1 for "ã\u{1}" in names. Tokens of grams starting with
+    /// one character share the prefix `<code>x<hex>x` and no other token has it.
+    static func bigramToken(code: Int, _ a: Unicode.Scalar, _ b: Unicode.Scalar) -> String {
+        String(code) + "x" + String(a.value, radix: 16) + "x" + String(b.value, radix: 16)
+    }
+
+    /// The `search_bigram` text of a term of field `code`: the token of each of its `grams`,
+    /// separated by spaces.
+    static func bigramDocument(code: Int, _ form: String) -> String {
+        grams(form).map { g in
+            let u = Array(g.unicodeScalars)
+            return bigramToken(code: code, u[0], u[1])
+        }.joined(separator: " ")
+    }
+
+    /// The FTS5 query (`search_bigram MATCH`) for the terms of field `code` containing `query`
+    /// (1 or 2 Unicode scalars): the 2-character token, or a prefix query for 1 character.
+    static func bigramMatch(code: Int, _ query: String) -> String {
+        let u = Array(query.unicodeScalars)
+        if u.count >= 2 { return "\"" + bigramToken(code: code, u[0], u[1]) + "\"" }
+        return "\"" + String(code) + "x" + String(u[0].value, radix: 16) + "x\" *"
     }
 
     /// Every 2-character substring of `form` (Unicode scalars), and its last character followed

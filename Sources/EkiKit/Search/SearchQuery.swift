@@ -66,12 +66,9 @@ struct SearchQuery {
         case .partial:
             let b = p(q.base), hi = p(q.base + "\u{10FFFF}")
             let notPrefix = "NOT (t.form >= \(b) AND t.form < \(hi))"
-            switch q.base.unicodeScalars.count {
-            case 1:   // a term may hold the character more than once: its id may come twice
-                return "SELECT t.id FROM search_gram g CROSS JOIN search_term t ON t.id = g.term_id WHERE g.field = \(code) AND g.gram >= \(b) AND g.gram < \(hi) AND \(notPrefix)"
-            case 2:
-                return "SELECT t.id FROM search_gram g CROSS JOIN search_term t ON t.id = g.term_id WHERE g.field = \(code) AND g.gram = \(b) AND \(notPrefix)"
-            default: break
+            if q.base.unicodeScalars.count <= 2 {
+                let m = p(SearchIndex.bigramMatch(code: code, q.base))
+                return "SELECT t.id FROM search_bigram CROSS JOIN search_term t ON t.id = search_bigram.rowid WHERE search_bigram MATCH \(m) AND \(notPrefix)"
             }
             let match = p("f\(code) : (" + ftsPhrase(q.base) + ")")
             return "SELECT t.id FROM search_fts CROSS JOIN search_term t ON t.id = search_fts.rowid WHERE search_fts MATCH \(match) AND instr(t.form, \(b)) > 0 AND \(notPrefix)"

@@ -8,8 +8,10 @@ import EkiSQLite
 enum Schema {
     /// 2: stations with source rows, aliases, operator ids. 3: search index. 4: line table
     /// (`LineTable`) and the rows' order along their lines. 5: the entries' `kind` (`StationKind`), former
-    /// names in the search index.
-    static let version = 5
+    /// names in the search index. 6: `source_records` clustered by its key (`WITHOUT ROWID`: one
+    /// B-tree instead of a table and an index), 1- and 2-character search grams in an FTS5 index
+    /// (`search_bigram`) instead of the `search_gram` table.
+    static let version = 6
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -60,24 +62,7 @@ enum Schema {
       former_names TEXT NOT NULL DEFAULT '[]',
       retired TEXT,
       kind TEXT NOT NULL DEFAULT 'regular' CHECK (kind IN ('regular', 'seasonal', 'staff-only')));
-    CREATE TABLE source_records (
-      dataset TEXT NOT NULL,
-      ord INTEGER NOT NULL,
-      source_id TEXT NOT NULL,
-      name TEXT NOT NULL,
-      reading TEXT,
-      latin_name TEXT,
-      operator TEXT,
-      operator_ref TEXT,
-      class TEXT NOT NULL,
-      lines TEXT NOT NULL,
-      lon REAL NOT NULL,
-      lat REAL NOT NULL,
-      prefecture TEXT,
-      closed INTEGER NOT NULL,
-      line_order INTEGER,
-      line_color TEXT,
-      PRIMARY KEY (dataset, ord));
+    \(sourceRecords("source_records"))
     CREATE TABLE station_sources (
       station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
       dataset TEXT NOT NULL,
@@ -115,8 +100,34 @@ enum Schema {
     /// alone (`StationStore.init` then reports the mismatch). 4 → 5 adds the entries' `kind`
     /// (`StationKinds.builtIn` applied to the stored entries by operator id and folded name)
     /// and indexes
-    /// every entry again, its former names searched as names.
+    /// every entry again, its former names searched as names. 5 → 6 copies `source_records`
+    /// into its `WITHOUT ROWID` form; the grams of a version 3–5 file move from `search_gram`
+    /// into `search_bigram` first (before any step indexes entries).
     /// - Throws: `SQLiteError`.
+    /// The `source_records` table (under another name while a migration copies it).
+    static func sourceRecords(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+          dataset TEXT NOT NULL,
+          ord INTEGER NOT NULL,
+          source_id TEXT NOT NULL,
+          name TEXT NOT NULL,
+          reading TEXT,
+          latin_name TEXT,
+          operator TEXT,
+          operator_ref TEXT,
+          class TEXT NOT NULL,
+          lines TEXT NOT NULL,
+          lon REAL NOT NULL,
+          lat REAL NOT NULL,
+          prefecture TEXT,
+          closed INTEGER NOT NULL,
+          line_order INTEGER,
+          line_color TEXT,
+          PRIMARY KEY (dataset, ord)) WITHOUT ROWID;
+        """
+    }
+
     static func migrate(_ store: StationStore) throws {
         let db = store.db
         func current() throws -> Int64? {
@@ -124,6 +135,9 @@ enum Schema {
         }
         let setVersion = { (v: Int) in
             try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(v))])
+        }
+        if let v = try current(), (3...5).contains(v), try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 1 {
+            try db.transaction { try moveGramsToBigrams(db) }
         }
         if try current() == 2 {
             try db.transaction {
@@ -163,6 +177,27 @@ enum Schema {
                 try store.searchIndex.update()
                 try setVersion(5)
             }
+        }
+        if try current() == 5 {
+            try db.transaction {
+                let columns = "dataset, ord, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat, prefecture, closed, line_order, line_color"
+                try db.execute(sourceRecords("source_records_new") + """
+                    INSERT INTO source_records_new (\(columns)) SELECT \(columns) FROM source_records ORDER BY dataset, ord;
+                    DROP TABLE source_records;
+                    ALTER TABLE source_records_new RENAME TO source_records;
+                    """)
+                try setVersion(6)
+            }
+        }
+    }
+
+    /// Replaces `search_gram` (schema versions 3–5) by `search_bigram`, written from the terms.
+    static func moveGramsToBigrams(_ db: Database) throws {
+        try db.execute("DROP TABLE search_gram; " + SearchIndex.bigramSchema)
+        let terms = try db.prepare("SELECT id, field, form FROM search_term ORDER BY id")
+        let insert = try db.prepare("INSERT INTO search_bigram (rowid, grams) VALUES (?, ?)")
+        while try terms.step() {
+            try insert.run([.int(terms.int64(0)), .text(SearchIndex.bigramDocument(code: Int(terms.int64(1)), terms.text(2)))])
         }
     }
 
