@@ -1,5 +1,5 @@
 import EkiImport
-import EkiKit
+@testable import EkiKit
 import EkiTestSupport
 import Testing
 
@@ -8,6 +8,24 @@ import Testing
 
     @Test func loadsAllPrefecturesInCodeOrder() {
         #expect(boundaries.regions.map(\.name) == Prefecture.names)
+    }
+
+    /// The off-coast fallback through the edge cells answers as a scan of every edge does, on
+    /// 20,000 seeded points over Japan's bounding box and its seas (most of them at sea).
+    @Test func fallbackCellsEqualEveryEdgeScan() {
+        var scanAll = boundaries
+        scanAll.fallbackScansEveryEdge = true
+        var rng = SplitMix64(state: 18)
+        var differ: [String] = [], landed = 0, none = 0
+        for _ in 0..<500 {
+            let c = Coordinate(lat: Double.random(in: 20...46, using: &rng), lon: Double.random(in: 122...154, using: &rng))
+            let a = boundaries.prefecture(at: c), b = scanAll.prefecture(at: c)
+            if a != b { differ.append("\(c.lat),\(c.lon): \(a ?? "-") vs \(b ?? "-")") }
+            if a == nil { none += 1 } else { landed += 1 }
+        }
+        #expect(differ.isEmpty, "\(differ.prefix(5))")
+        // Both kinds of answer were exercised: points given a prefecture and points at sea.
+        #expect(landed > 20 && none > 250, "\(landed) with a prefecture, \(none) without")
     }
 
     @Test func pointsInsideAndOutside() {

@@ -23,6 +23,9 @@ public struct PrefectureBoundaries: Sendable {
     /// The farthest a point outside every polygon may lie from the nearest one and still take
     /// its prefecture, metres (default 20 km: outlying piers and the simplified coasts).
     public var fallbackDistance: Double = 20_000
+    /// The nearest-edge fallback looks at every edge instead of the cells near the point (the
+    /// reference the cell index is tested against).
+    var fallbackScansEveryEdge = false
 
     /// One polygon part with its edges bucketed by latitude band for point-in-polygon tests.
     private struct Part: Sendable {
@@ -36,6 +39,15 @@ public struct PrefectureBoundaries: Sendable {
     }
     private let parts: [Part]
     private static let bandHeight = 0.02
+    /// Every edge once with its region, for the nearest-edge fallback, bucketed in
+    /// `cellSize`-degree cells (`cells[cellKey]` lists the edges whose bounding box meets the
+    /// cell): a point off the coast looks at the few cells within `fallbackDistance`, not at every
+    /// edge of every nearby part (on 300,000 points at sea that was most of an import's time).
+    private let fallbackEdges: [(edge: SIMD4<Double>, region: Int32)]
+    private let cells: [Int: [Int32]]
+    private static let cellSize = 0.1
+    private static func cellKey(_ ix: Int, _ iy: Int) -> Int { (ix + 4_000) &* 8_000 &+ (iy + 4_000) }
+    private static func cell(_ degrees: Double) -> Int { Int((degrees / cellSize).rounded(.down)) }
 
     /// The boundaries shipped with the library, read once (0.3 s in a release build; 736 parts, 61,033 points).
     /// Nil only if the resource is missing or damaged, which a build from this package never is.
@@ -119,6 +131,21 @@ public struct PrefectureBoundaries: Sendable {
             }
         }
         self.parts = parts
+        var fallback: [(edge: SIMD4<Double>, region: Int32)] = []
+        var cells: [Int: [Int32]] = [:]
+        for p in parts {
+            for e in p.edges {
+                let k = Int32(fallback.count)
+                fallback.append((e, Int32(p.region)))
+                for ix in Self.cell(min(e.x, e.z))...Self.cell(max(e.x, e.z)) {
+                    for iy in Self.cell(min(e.y, e.w))...Self.cell(max(e.y, e.w)) {
+                        cells[Self.cellKey(ix, iy), default: []].append(k)
+                    }
+                }
+            }
+        }
+        self.fallbackEdges = fallback
+        self.cells = cells
     }
 
     /// The prefecture a point lies in (its name, e.g. 神奈川県): the polygon containing it, else
@@ -131,19 +158,28 @@ public struct PrefectureBoundaries: Sendable {
         }
         // Nearest edge, in a local equirectangular plane (error ≪ 1 % at these distances).
         let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
-        let margin = fallbackDistance / ky
+        let marginLat = fallbackDistance / ky, marginLon = fallbackDistance / max(kx, 1)
         var best = Double.infinity, bestRegion: Int?
-        for p in parts where c.lon >= p.minLon - margin * 2 && c.lon <= p.maxLon + margin * 2
-            && c.lat >= p.minLat - margin && c.lat <= p.maxLat + margin {
-            for e in p.edges {
-                let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
-                let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
-                let dx = bx - ax, dy = by - ay
-                let len2 = dx * dx + dy * dy
-                let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
-                let px = ax + t * dx, py = ay + t * dy
-                let d = px * px + py * py
-                if d < best { best = d; bestRegion = p.region }
+        // A margin wider than the cells themselves (a huge `fallbackDistance`) scans every edge.
+        let wide = fallbackScansEveryEdge || !(marginLat < 10 && marginLon < 10)
+        let xs = wide ? 0...0 : Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon)
+        let ys = wide ? 0...0 : Self.cell(c.lat - marginLat)...Self.cell(c.lat + marginLat)
+        for ix in xs {
+            for iy in ys {
+                let candidates = wide ? Array(fallbackEdges.indices.map(Int32.init)) : cells[Self.cellKey(ix, iy)] ?? []
+                for k in candidates {
+                    let (e, region) = fallbackEdges[Int(k)]
+                    let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+                    let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+                    let dx = bx - ax, dy = by - ay
+                    let len2 = dx * dx + dy * dy
+                    let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+                    let px = ax + t * dx, py = ay + t * dy
+                    let d = px * px + py * py
+                    // Ties (an edge met in two cells, or two regions' shared edge) keep the first
+                    // in edge order, as the scan over every part did.
+                    if d < best || (d == best && Int(region) < (bestRegion ?? .max)) { best = d; bestRegion = Int(region) }
+                }
             }
         }
         guard let r = bestRegion, best.squareRoot() <= fallbackDistance else { return nil }

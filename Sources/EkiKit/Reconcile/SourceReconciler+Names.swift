@@ -54,7 +54,9 @@ extension SourceReconciler {
         var byPlace = RowGrid(cellDegrees: 0.01)
         for i in 0..<n where !ctx.rows[i].isClosed { byPlace.insert(i, name: opClass[i], at: ctx.rows[i].coordinate) }
         var renames: [(Int, Int)] = []
-        if !olderDatasets.isEmpty {
+        // A rename needs rows of two datasets (one older than the other).
+        let datasets = Set(ctx.rows.lazy.map(\.source.dataset))
+        if !olderDatasets.isEmpty, datasets.count > 1 {
             func close(_ i: Int, _ j: Int) -> Bool {
                 RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance
             }
@@ -93,16 +95,30 @@ extension SourceReconciler {
             while parent[x] != x { parent[x] = parent[parent[x]]; x = parent[x] }
             return x
         }
-        var grid = RowGrid(cellDegrees: 0.01)
+        // Keys (operator, class and loose name or reading) only one row has join nothing: they
+        // stay out of the grid, so a large source of distinct names costs a count, not a grid.
+        var keys: [(Int, String)] = []
+        keys.reserveCapacity(n)
+        var keyCount: [String: Int] = [:]
         for i in 0..<n {
             let r = ctx.rows[i]
-            grid.insert(i, name: opClass[i] + "\u{1}n" + Self.looseKey(r.name), at: r.coordinate)
-            if let reading = Self.readingKey(r) { grid.insert(i, name: opClass[i] + "\u{1}r" + reading, at: r.coordinate) }
+            let k = opClass[i] + "\u{1}n" + Self.looseKey(r.name)
+            keys.append((i, k))
+            keyCount[k, default: 0] += 1
+            if let reading = Self.readingKey(r) {
+                let kr = opClass[i] + "\u{1}r" + reading
+                keys.append((i, kr))
+                keyCount[kr, default: 0] += 1
+            }
         }
+        var grid = RowGrid(cellDegrees: 0.01)
+        for (i, k) in keys where keyCount[k]! > 1 { grid.insert(i, name: k, at: ctx.rows[i].coordinate) }
+        keys = []
+        keyCount = [:]
         // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
         // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
         var named: [String: [Int]] = [:]
-        for i in 0..<n { named[ctx.rows[i].source.dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
+        for i in 0..<n where !grid.cells.isEmpty { named[ctx.rows[i].source.dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
         func has(_ dataset: String, _ i: Int, nameOf j: Int) -> Bool {
             (named[dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[j]] ?? []).contains {
                 RowGrid.metres(ctx.rows[$0].coordinate, ctx.rows[i].coordinate) <= variantDistance

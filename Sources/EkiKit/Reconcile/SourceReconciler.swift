@@ -180,14 +180,21 @@ public struct SourceReconciler: Sendable {
             lines.reserveCapacity(rows.count)
             var folded: [String: [String]] = [:]
             var g = RowGrid()
-            for (i, r) in rows.enumerated() {
+            var nameCount: [String: Int] = [:], looseCount: [String: Int] = [:]
+            for r in rows {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
+                nameCount[k, default: 0] += 1
                 let lk = SourceReconciler.looseKey(r.name)
                 loose.append(lk)
-                lg.insert(i, name: lk, at: r.coordinate)
+                looseCount[lk, default: 0] += 1
                 lines.append(r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() })
-                g.insert(i, name: k, at: r.coordinate)
+            }
+            // A name no other row has has no neighbours: such rows (most rows of a large single
+            // source) stay out of the grids, which then hold only names seen twice or more.
+            for (i, r) in rows.enumerated() {
+                if nameCount[names[i]]! > 1 { g.insert(i, name: names[i], at: r.coordinate) }
+                if looseCount[loose[i]]! > 1 { lg.insert(i, name: loose[i], at: r.coordinate) }
             }
             nameKeys = names
             looseKeys = loose
