@@ -138,20 +138,28 @@ public struct SourceReconciler: Sendable {
         rows.reserveCapacity(segments.reduce(0) { $0 + $1.count })
         for s in segments { rows.append(contentsOf: s) }
         var report = Report()
-        var ctx = Context(rows: rows)
-        splitReadings(&ctx)
-        missingOperators(&ctx, &report)
-        operatorsByStation(&ctx, &report)
-        curatedSections(&ctx, &report)
-        fillAttributes(&ctx, &report)
-        unifyClasses(&ctx, &report)
-        unifyNames(&ctx, &report, rank: rank)
-        applyKinds(&ctx)
-        chooseReadings(&ctx, &report)
+        // The context owns the only copy of the rows (the local array is emptied first, so the
+        // rules' writes do not copy all of them once more), and its look-up tables are freed
+        // before the rows are handed back.
+        let reconciled: [SourceRecord] = {
+            var ctx = Context(rows: rows)
+            rows = []
+            splitReadings(&ctx)
+            missingOperators(&ctx, &report)
+            operatorsByStation(&ctx, &report)
+            curatedSections(&ctx, &report)
+            fillAttributes(&ctx, &report)
+            unifyClasses(&ctx, &report)
+            unifyNames(&ctx, &report, rank: rank)
+            applyKinds(&ctx)
+            chooseReadings(&ctx, &report)
+            return ctx.rows
+        }()
+        if segments.count == 1 { return ([reconciled], report) }
         var out: [[SourceRecord]] = []
         var at = 0
         for s in segments {
-            out.append(Array(ctx.rows[at..<(at + s.count)]))
+            out.append(Array(reconciled[at..<(at + s.count)]))
             at += s.count
         }
         return (out, report)
