@@ -5,8 +5,10 @@ extension SourceReconciler {
     /// row renamed to the official name is matched by it.
     func applyKinds(_ ctx: inout Context) {
         guard !kinds.entries.isEmpty else { return }
+        // The name first: the table lists a few names, and most rows have none of them.
+        let names = Set(kinds.entries.map { TextFold.nameKey($0.station) })
         for i in ctx.rows.indices {
-            guard let op = operatorID(ctx.rows[i]),
+            guard names.contains(TextFold.nameKey(ctx.rows[i].name)), let op = operatorID(ctx.rows[i]),
                   let k = kinds.kind(operatorID: op, nameKey: TextFold.nameKey(ctx.rows[i].name)) else { continue }
             ctx.rows[i].kind = k
         }
