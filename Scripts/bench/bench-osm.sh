@@ -6,6 +6,7 @@
 #   EKI_BENCH_OSM_FILE=peers.osm Scripts/bench/bench-osm.sh   # XML part on a given file
 #   EKI_BENCH_GZIP=1 Scripts/bench/bench-osm.sh   # also time a gzip copy with both tools
 #   EKI_BENCH_PBF_MB=520 Scripts/bench/bench-osm.sh  # PBF of a 520 MB XML extract (0: no PBF part)
+#   EKI_BENCH_RESULTS=DIR ...   # also writes DIR/eki_pbf.json and peers_pbf.json (bench.sh does)
 #
 # XML part: MB/s (10^6 bytes of input per second) and peak resident memory of each run:
 # - eki: OSMImporter.read() on the file, timed in-process by the release-built `eki-bench osm`
@@ -119,7 +120,15 @@ print(f'osm-bench: eki import (pbf) {b/1e6:.1f} MB in {s:.2f} s = {b/1e6/s:.1f} 
 print(f'osm-bench: eki read only (pbf, OSMPBFImporter.read()) {r[\"median_s\"]:.2f} s, {r[\"rows\"]} rows, {r[\"entries\"]} entries, peak RSS {r[\"peak_rss_mb\"]:.0f} MB')" "$json"
     run_osmium "osmium tags-filter (pbf)" "$pbf"
     refs_s=$osmium_s
+    refs_mb=$osmium_mb
     run_osmium "osmium tags-filter -R (pbf)" "$pbf" -R
+    if [ -n "${EKI_BENCH_RESULTS:-}" ]; then  # for bench.sh's report (report.py's PBF goal row)
+        mkdir -p "$EKI_BENCH_RESULTS"
+        echo "{\"wall_s\": $pbf_eki_s, \"peak_rss_mb\": $pbf_eki_mb, \"read_s\": $read_s, \"entries\": \"$stations\", \"xml_mb\": $((bytes / 1000000))}" \
+            >"$EKI_BENCH_RESULTS/eki_pbf.json"
+        echo "{\"wall_s\": $refs_s, \"peak_rss_mb\": $refs_mb, \"r_wall_s\": $osmium_s, \"r_peak_rss_mb\": $osmium_mb}" \
+            >"$EKI_BENCH_RESULTS/peers_pbf.json"
+    fi
     echo "osm-bench: goal PBF: eki import time <= osmium tags-filter's: $(yes_no "$pbf_eki_s <= $refs_s") ($pbf_eki_s s vs $refs_s s)," \
          "and -R's: $(yes_no "$pbf_eki_s <= $osmium_s") ($osmium_s s); peak RSS <= 300 MB: $(yes_no "$pbf_eki_mb <= 300") ($pbf_eki_mb MB);" \
          "read alone <= tags-filter's: $(yes_no "$read_s <= $refs_s") ($read_s s)"

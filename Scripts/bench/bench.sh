@@ -106,6 +106,13 @@ done
 log "eki OSM parse"
 cat "$data/stations_50k.osm" >/dev/null
 "$bench" osm "$data/stations_50k.osm" >"$out/eki_osm.json"
+log "OSM PBF: eki import beside osmium tags-filter (Scripts/bench/bench-osm.sh's PBF part)"
+if command -v osmium >/dev/null; then
+    EKI_BENCH_DIR="$dir" EKI_BENCH_OSM_FILE="$data/stations_50k.osm" EKI_BENCH_RESULTS="$out" \
+        "$root/Scripts/bench/bench-osm.sh" >"$out/bench_osm.txt" || log "bench-osm.sh failed: see $out/bench_osm.txt"
+else
+    log "no osmium (apt-get install osmium-tool): the PBF goal has no figures"
+fi
 log "cold eki bbox / eki nearest on the 1m database"
 python3 - "$eki" "$dir/eki_1m.gpkg" >"$out/eki_cli_cold.json" <<'EOF'
 import json, statistics, subprocess, sys, time
