@@ -67,6 +67,15 @@ import EkiTestSupport
         #expect(try keys("さいいん").isSuperset(of: ["hankyu/c/西院", "keifuku/c/西院"]))
         #expect(try keys("てんじん").contains("nishitetsu/c/西鉄福岡"))
         #expect(try keys("こうべさんのみや").isSuperset(of: ["hankyu/c/神戸三宮", "hanshin/c/神戸三宮"]))
+        // The other readings are readings to `--by reading` too, and to the romaji field.
+        func byReading(_ q: String) throws -> [String: SearchField] {
+            Dictionary(try store.search(q, options: SearchOptions(by: .reading, match: .prefix, limit: nil))
+                .map { ($0.station.key, $0.field) }, uniquingKeysWith: { a, _ in a })
+        }
+        let saiin = try byReading("さいいん")
+        #expect(saiin["keifuku/c/西院"] == .reading && saiin["hankyu/c/西院"] == .reading)
+        #expect(try byReading("てんじん")["nishitetsu/c/西鉄福岡"] == .reading)
+        #expect(try byReading("saiin")["keifuku/c/西院"] == .romaji)
     }
 
     /// N02's edition comes from its file name (N02-23 → 2023-01-01) when `--edition` is not given.

@@ -43,7 +43,8 @@ public enum TextFold {
     /// version it was built with (`eki_meta` `search_fold`) and is rebuilt when this changes
     /// (see `StationStore.refoldSearchIndexIfNeeded`). Raise it whenever `fold` or
     /// `SearchFold` changes what they return.
-    public static let foldVersion = 2
+    /// 3: the 﨑/崎 and 曾/曽 pairs; an entry's other names written in kana are also its readings.
+    public static let foldVersion = 3
 
     /// The one folding that every comparison of station names starts from (the entry rule's
     /// name key, station search, `visit add`'s station lookup and the geocoder's station

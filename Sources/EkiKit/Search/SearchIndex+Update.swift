@@ -217,6 +217,11 @@ struct SearchIndexBuilder {
         return f
     }
 
+    /// True when `s` is all hiragana or katakana (long vowel mark included), and not empty.
+    static func isKana(_ s: String) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) }
+    }
+
     /// Indexes one entry under sort id `sid`.
     mutating func add(_ r: Row, sid: Int64) throws {
         if terms == nil { try loadTerms() }
@@ -247,8 +252,16 @@ struct SearchIndexBuilder {
             let form = Self.cached(&nameCache, f) { SearchFold.name($0) }
             if !form.isEmpty, !nameForms.contains(form) { nameForms.append(form) }
         }
+        // Other names written in kana are other readings too (西院's さいいん beside 京福's さい,
+        // kept when the reconciler chose the operator's reading): `--by reading` finds them.
+        var readingList = readingForm.isEmpty ? [] : [readingForm]
+        for f in r.formerNames where Self.isKana(f) {
+            let g = readingForms(f)
+            if !g.reading.isEmpty, !readingList.contains(g.reading) { readingList.append(g.reading) }
+            if !g.romaji.isEmpty, !romajiForms.contains(g.romaji) { romajiForms.append(g.romaji) }
+        }
         let fields: [(SearchField, [String])] = [
-            (.name, nameForms), (.reading, readingForm.isEmpty ? [] : [readingForm]),
+            (.name, nameForms), (.reading, readingList),
             (.romaji, romajiForms), (.line, lineForms), (.operator, op.map { $0.isEmpty ? [] : [$0] } ?? []),
         ]
         let sortKey = sortKey(key: r.key, name: r.name, reading: r.reading)
