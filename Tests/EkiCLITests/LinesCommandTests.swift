@@ -110,15 +110,15 @@ import EkiTestSupport
         func info(_ args: String...) -> EkiRun { eki(["info", "--db", RealData.combinedDatabase] + args) }
         let table = info()
         #expect(table.out.contains("""
-            lines: 612 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
+            lines: 611 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
             dataset           lines  unmatched
-            n02               596    45
-            station-database  567    16
+            n02               595    45
+            station-database  566    16
 
             """))
         let summary = try #require(try json(info("--format", "json").out) as? [String: Any])
         let lines = try #require(summary["lines"] as? [String: Any])
-        #expect(lines["open"] as? Int == 612)
+        #expect(lines["open"] as? Int == 611)
         let sd = try #require(try json(info("--unmatched-lines", "station-database", "--format", "json").out) as? [[String: Any]])
         #expect(sd.count == 16)
         #expect(sd.contains { $0["id"] as? String == "jr-east/c/京浜東北線" && $0["total"] as? Int == 36 })

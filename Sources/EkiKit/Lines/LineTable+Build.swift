@@ -361,6 +361,13 @@ extension LineTable {
                 try insertAlias.run([.text(SearchFold.name(a.alias)), .text(l.id), .text(a.alias), .null, .null, .text(a.source)])
             }
         }
+        // A line is open while one of its stations is: a source row still open on a line whose
+        // every entry is closed (N02-23's 海峡線 at 中小国 and 木古内, closed to passengers since
+        // 2016 in station_database) does not make the line one to ride.
+        try db.execute("""
+            UPDATE lines SET open = 0 WHERE open = 1 AND NOT EXISTS (SELECT 1 FROM line_stations ls
+              JOIN stations s ON s.fid = ls.station_fid WHERE ls.line_id = lines.id AND s.open = 1)
+            """)
         // Curated common names: a section between two named stations of one sequence.
         let ends = try db.prepare("""
             SELECT ls.station_fid, ls.branch, ls.seq, s.name FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
