@@ -33,7 +33,7 @@ public struct StationKinds: Sendable {
     public init(entries: [Entry]) {
         self.entries = entries
         var m: [String: StationKind] = [:]
-        for e in entries { m[Self.key(e.operatorID, TextFold.nameKey(e.station))] = e.kind }
+        for e in entries { m[CuratedStationRows.key(e.operatorID, TextFold.nameKey(e.station))] = e.kind }
         byKey = m
     }
 
@@ -42,41 +42,14 @@ public struct StationKinds: Sendable {
     ///   (an operator id `operators` does not know, an empty station, a kind other than
     ///   `regular`, `seasonal`, `staff-only`, no source).
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
-        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
-        var out: [Entry] = []
-        var header = true
-        do {
-            while let r = try reader.nextRecord() {
-                if r == [""] { continue }
-                if header {
-                    guard r == ["operator", "station", "kind", "source"] else {
-                        throw OperatorTableError(file: file, line: reader.line, message: "header must be operator,station,kind,source")
-                    }
-                    header = false
-                    continue
-                }
-                func fail(_ field: String, _ why: String) -> OperatorTableError {
-                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
-                }
-                guard r.count == 4 else { throw fail("*", "\(r.count) fields, expected 4") }
-                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
-                guard !r[1].isEmpty else { throw fail("station", "empty") }
-                guard let kind = StationKind(rawValue: r[2]) else {
-                    throw fail("kind", "\(r[2]) is not regular, seasonal or staff-only")
-                }
-                guard !r[3].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
-                out.append(Entry(operatorID: r[0], station: r[1], kind: kind, source: r[3]))
-            }
-        } catch let e as CSVError {
-            throw OperatorTableError(file: file, line: e.line, message: e.message)
-        }
-        self.init(entries: out)
+        let rows = try CuratedStationRows.read(csv: csv, file: file, valueColumn: "kind", operators: operators,
+                                               parse: { StationKind(rawValue: $0) },
+                                               invalid: { "\($0) is not regular, seasonal or staff-only" })
+        self.init(entries: rows.map { Entry(operatorID: $0.operatorID, station: $0.station, kind: $0.value, source: $0.source) })
     }
 
     /// The kind of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
     public func kind(operatorID: String, nameKey: String) -> StationKind? {
-        byKey[Self.key(operatorID, nameKey)]
+        byKey[CuratedStationRows.key(operatorID, nameKey)]
     }
-
-    static func key(_ op: String, _ name: String) -> String { op + "\u{1F}" + name }
 }

@@ -33,7 +33,7 @@ public struct StationReadings: Sendable {
     public init(entries: [Entry]) {
         self.entries = entries
         var m: [String: String] = [:]
-        for e in entries { m[StationKinds.key(e.operatorID, TextFold.nameKey(e.station))] = e.reading }
+        for e in entries { m[CuratedStationRows.key(e.operatorID, TextFold.nameKey(e.station))] = e.reading }
         byKey = m
     }
 
@@ -41,37 +41,13 @@ public struct StationReadings: Sendable {
     /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record
     ///   (an operator id `operators` does not know, an empty station or reading, no source).
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
-        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
-        var out: [Entry] = []
-        var header = true
-        do {
-            while let r = try reader.nextRecord() {
-                if r == [""] { continue }
-                if header {
-                    guard r == ["operator", "station", "reading", "source"] else {
-                        throw OperatorTableError(file: file, line: reader.line, message: "header must be operator,station,reading,source")
-                    }
-                    header = false
-                    continue
-                }
-                func fail(_ field: String, _ why: String) -> OperatorTableError {
-                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
-                }
-                guard r.count == 4 else { throw fail("*", "\(r.count) fields, expected 4") }
-                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
-                guard !r[1].isEmpty else { throw fail("station", "empty") }
-                guard !r[2].isEmpty else { throw fail("reading", "empty") }
-                guard !r[3].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
-                out.append(Entry(operatorID: r[0], station: r[1], reading: r[2], source: r[3]))
-            }
-        } catch let e as CSVError {
-            throw OperatorTableError(file: file, line: e.line, message: e.message)
-        }
-        self.init(entries: out)
+        let rows = try CuratedStationRows.read(csv: csv, file: file, valueColumn: "reading", operators: operators,
+                                               parse: { $0.isEmpty ? nil : $0 }, invalid: { _ in "empty" })
+        self.init(entries: rows.map { Entry(operatorID: $0.operatorID, station: $0.station, reading: $0.value, source: $0.source) })
     }
 
     /// The reading of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
     public func reading(operatorID: String, nameKey: String) -> String? {
-        byKey[StationKinds.key(operatorID, nameKey)]
+        byKey[CuratedStationRows.key(operatorID, nameKey)]
     }
 }

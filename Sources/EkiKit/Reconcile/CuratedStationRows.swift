@@ -1,0 +1,52 @@
+/// The shape the per-station curated tables share (`StationKinds`, `StationReadings`): a CSV with
+/// header `operator,station,<value>,source`, one station a record, every record citing its source.
+enum CuratedStationRows {
+    struct Row<Value> {
+        var operatorID: String
+        var station: String
+        var value: Value
+        var source: String
+    }
+
+    /// Reads `csv` (the table's text; `file` names it in errors).
+    /// - Parameters:
+    ///   - valueColumn: the third column's name (`kind`, `reading`).
+    ///   - parse: the value of a third field, nil when it is not one (`invalid` says why).
+    /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record:
+    ///   a wrong header, a record without four fields, an operator id `operators` does not know,
+    ///   an empty station, a value `parse` refuses, an empty source.
+    static func read<Value>(csv: String, file: String, valueColumn: String, operators: OperatorTable,
+                            parse: (String) -> Value?, invalid: (String) -> String) throws -> [Row<Value>] {
+        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
+        var out: [Row<Value>] = []
+        var header = true
+        let columns = ["operator", "station", valueColumn, "source"]
+        do {
+            while let r = try reader.nextRecord() {
+                if r == [""] { continue }
+                if header {
+                    guard r == columns else {
+                        throw OperatorTableError(file: file, line: reader.line, message: "header must be " + columns.joined(separator: ","))
+                    }
+                    header = false
+                    continue
+                }
+                func fail(_ field: String, _ why: String) -> OperatorTableError {
+                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
+                }
+                guard r.count == 4 else { throw fail("*", "\(r.count) fields, expected 4") }
+                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
+                guard !r[1].isEmpty else { throw fail("station", "empty") }
+                guard let value = parse(r[2]) else { throw fail(valueColumn, invalid(r[2])) }
+                guard !r[3].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
+                out.append(Row(operatorID: r[0], station: r[1], value: value, source: r[3]))
+            }
+        } catch let e as CSVError {
+            throw OperatorTableError(file: file, line: e.line, message: e.message)
+        }
+        return out
+    }
+
+    /// The look-up key of a station of an operator: operator id and `TextFold.nameKey`.
+    static func key(_ operatorID: String, _ nameKey: String) -> String { operatorID + "\u{1F}" + nameKey }
+}
