@@ -155,7 +155,8 @@ struct ImportCommand: Command {
             }
             aliases = (String(decoding: data, as: UTF8.self), file)
         }
-        let mergedBatches = ImportBatch.merging(batches)
+        var mergedBatches = ImportBatch.merging(batches)
+        batches = []
         let merged = mergedBatches.map { (dataset: $0.dataset, records: $0.records) }
         var editions: [String: String] = [:]
         if let e = args["edition"] {
@@ -164,7 +165,9 @@ struct ImportCommand: Command {
             // Without --edition, the edition the importer read from the data, when it could.
             for b in mergedBatches { if let e = b.edition { editions[b.dataset] = e } }
         }
-        let result = try store.importBatches(merged, operatorAliases: aliases,
+        mergedBatches = []
+        // Handed over (not kept here), so that the store's import holds the only copy of the rows.
+        let result = try store.importBatches(consume merged, operatorAliases: aliases,
                                              retireLimit: args.has("replace") ? nil : Self.retireLimit, editions: editions)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")

@@ -133,10 +133,17 @@ public struct SourceReconciler: Sendable {
 
     /// Reconciles `segments` (the stored rows, in any order): the same shape back, each row
     /// with its reconciled values, and the decisions taken.
-    public func reconcile(_ segments: [[SourceRecord]]) -> (segments: [[SourceRecord]], report: Report) {
+    /// One segment whose rows the caller no longer holds (`consume`) is reconciled in place.
+    public func reconcile(_ segments: consuming [[SourceRecord]]) -> (segments: [[SourceRecord]], report: Report) {
+        let sizes = segments.map(\.count)
         var rows: [SourceRecord] = []
-        rows.reserveCapacity(segments.reduce(0) { $0 + $1.count })
-        for s in segments { rows.append(contentsOf: s) }
+        if segments.count == 1 {
+            rows = segments[0]
+        } else {
+            rows.reserveCapacity(sizes.reduce(0, +))
+            for s in segments { rows.append(contentsOf: s) }
+        }
+        segments = []
         var report = Report()
         // The context owns the only copy of the rows (the local array is emptied first, so the
         // rules' writes do not copy all of them once more), and its look-up tables are freed
@@ -155,12 +162,12 @@ public struct SourceReconciler: Sendable {
             chooseReadings(&ctx, &report)
             return ctx.rows
         }()
-        if segments.count == 1 { return ([reconciled], report) }
+        if sizes.count == 1 { return ([reconciled], report) }
         var out: [[SourceRecord]] = []
         var at = 0
-        for s in segments {
-            out.append(Array(reconciled[at..<(at + s.count)]))
-            at += s.count
+        for n in sizes {
+            out.append(Array(reconciled[at..<(at + n)]))
+            at += n
         }
         return (out, report)
     }

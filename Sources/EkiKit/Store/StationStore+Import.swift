@@ -69,7 +69,7 @@ extension StationStore {
     ///     to the newer one's (`SourceReconciler.olderDatasets`).
     /// - Throws: `OperatorTableError` for a bad alias text, `RetireLimitError`, `SQLiteError`.
     @discardableResult
-    public func importBatches(_ batches: [(dataset: String, records: [SourceRecord])],
+    public func importBatches(_ batches: consuming [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
                               retireLimit: Double? = nil, today: String = StationStore.today(),
                               editions: [String: String] = [:]) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
@@ -101,17 +101,23 @@ extension StationStore {
         let cacheSize = try db.scalarInt("PRAGMA cache_size") ?? -2000
         try db.execute("PRAGMA cache_size = -65536")
         defer { try? db.execute("PRAGMA cache_size = \(cacheSize)") }
+        // The rows are handed on (`rederive` empties `pending`), so that a caller who gives up its
+        // own reference (`consume`) leaves the reconciler the only copy: one copy of the rows in
+        // memory instead of two.
+        let sizes = batches.map { (dataset: $0.dataset, records: $0.records.count) }
+        var pending = batches
+        batches = []
         return try writeTransaction {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
-            let before = try unretiredEntries(of: batches.map(\.dataset))
+            let before = try unretiredEntries(of: sizes.map(\.dataset))
             for (d, e) in editions.sorted(by: { $0.key < $1.key }) {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES (?, ?)").run([.text("edition:" + d), .text(e)])
             }
-            for b in batches { try replaceRecords(b.records, dataset: b.dataset) }
+            for b in pending { try replaceRecords(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
-            let merge = try rederive(rule: rule, today: today, batches: batches)
+            let merge = try rederive(rule: rule, today: today, batches: &pending)
             let retired = try retiredSince(before)
             let lost = retireLimit == nil ? [:] : try lostSince(before)
             let over = lost.filter { d, r in retireLimit.map { Double(r.count) > $0 * Double(before[d]!.count) } ?? false }
@@ -127,7 +133,7 @@ extension StationStore {
             trace.mark("line table")
             let counts = try datasetCounts()
             trace.mark("dataset counts")
-            return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0,
+            return (sizes.map { ImportSummary(dataset: $0.dataset, records: $0.records, entries: counts[$0.dataset] ?? 0,
                                                 retired: retired[$0.dataset]?.count ?? 0) }, merge)
         }
     }

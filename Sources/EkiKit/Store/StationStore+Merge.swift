@@ -5,11 +5,14 @@ import EkiSQLite
 /// writes (`EntryWriter`); into an empty store, one base-key run at a time.
 extension StationStore {
     /// Re-derives every entry. `batches` are the rows just stored: when they are all the stored
-    /// rows, they are clustered from memory instead of being read back.
+    /// rows, they are clustered from memory instead of being read back. Either way `batches` is
+    /// emptied before the rows are reconciled (the reconciler then holds the only reference).
     func rederive(rule: EntryRule, today: String,
-                  batches: [(dataset: String, records: [SourceRecord])] = []) throws -> MergeSummary {
+                  batches: inout [(dataset: String, records: [SourceRecord])]) throws -> MergeSummary {
         var trace = PhaseTrace()
-        let (rows, report) = rule.reconciler.reconcile(try storedRows(batches))
+        let segments = try storedRows(batches)
+        batches = []
+        let (rows, report) = rule.reconciler.reconcile(consume segments)
         try storeConflicts(report)
         trace.mark("read and reconcile source rows")
         let stored = try storedEntries()
