@@ -97,23 +97,18 @@ extension SourceReconciler {
         }
         // Keys (operator, class and loose name or reading) only one row has join nothing: they
         // stay out of the grid, so a large source of distinct names costs a count, not a grid.
-        var keys: [(Int, String)] = []
-        keys.reserveCapacity(n)
-        var keyCount: [String: Int] = [:]
-        for i in 0..<n {
+        // Counted by hash in a first pass (a collision only puts a row in the grid needlessly),
+        // the keys built again in the second, so no array of a million keys is held.
+        func keys(_ i: Int) -> [String] {
             let r = ctx.rows[i]
-            let k = opClass[i] + "\u{1}n" + Self.looseKey(r.name)
-            keys.append((i, k))
-            keyCount[k, default: 0] += 1
-            if let reading = Self.readingKey(r) {
-                let kr = opClass[i] + "\u{1}r" + reading
-                keys.append((i, kr))
-                keyCount[kr, default: 0] += 1
-            }
+            var out = [opClass[i] + "\u{1}n" + Self.looseKey(r.name)]
+            if let reading = Self.readingKey(r) { out.append(opClass[i] + "\u{1}r" + reading) }
+            return out
         }
+        var keyCount: [Int: UInt8] = [:]
+        for i in 0..<n { for k in keys(i) { keyCount[k.hashValue, default: 0] &+= keyCount[k.hashValue] == 2 ? 0 : 1 } }
         var grid = RowGrid(cellDegrees: 0.01)
-        for (i, k) in keys where keyCount[k]! > 1 { grid.insert(i, name: k, at: ctx.rows[i].coordinate) }
-        keys = []
+        for i in 0..<n { for k in keys(i) where keyCount[k.hashValue]! > 1 { grid.insert(i, name: k, at: ctx.rows[i].coordinate) } }
         keyCount = [:]
         // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
         // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
