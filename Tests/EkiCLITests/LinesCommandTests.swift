@@ -61,6 +61,9 @@ import EkiTestSupport
         let stations = try #require(line["stations"] as? [[String: Any]])
         #expect(stations.map { $0["name"] as? String }.prefix(3) == ["福島", "笹木野", "庭坂"])
         #expect(stations.last?["name"] as? String == "新庄" && stations.count == 36)
+        // 赤岩 (closed 2021) stands in its place along the line, marked closed.
+        #expect(stations.filter { $0["open"] as? Bool == false }.map { $0["name"] as? String } == ["赤岩"])
+        #expect(stations.filter { $0["open"] as? Bool == true }.count == 35)
         #expect((line["line"] as? [String: Any])?["section"] as? String == "山形新幹線")
         let akita = try #require(try json(run("none.sqlite", "line", "秋田新幹線", "--format", "json").out) as? [String: Any])
         let a = try #require(akita["stations"] as? [[String: Any]])

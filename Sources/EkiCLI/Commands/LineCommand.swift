@@ -74,6 +74,7 @@ struct LineCommand: Command {
             let stations = stops.map { s -> JSON in
                 var m: [(String, JSON)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
                                            ("reading", .optional(s.station.reading)), ("order", s.order.map(JSON.int) ?? .null),
+                                           ("open", .bool(s.station.isOpen)),
                                            ("visited", .bool(visits.isVisited(s.station.key))),
                                            ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { m.append(("branch", .int(s.branch))) }
@@ -85,6 +86,7 @@ struct LineCommand: Command {
             for s in stops {
                 var props: [(String, JSON)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
                                                ("order", s.order.map(JSON.int) ?? .null),
+                                               ("open", .bool(s.station.isOpen)),
                                                ("visited", .bool(visits.isVisited(s.station.key))),
                                                ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { props.append(("branch", .int(s.branch))) }
