@@ -25,17 +25,8 @@ extension OSMScanner {
         case Int32(COSM_WAY): type = .way
         default: type = .relation
         }
-        current = type
+        beginElement(type)
         currentID = e.id
-        skip = false
-        markedDeleted = false
-        coordinate = nil
-        center = nil
-        tags.reset()
-        refs.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
-        memberRoles.removeAll(keepingCapacity: true)
-        inlineCount = 0
         switch type {
         case .node:
             if e.has_location != 0 && (pass == 1 || (neededNodes[e.id].map { $0.coordinate == nil } ?? false)) {

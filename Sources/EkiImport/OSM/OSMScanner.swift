@@ -179,18 +179,7 @@ struct OSMScanner {
             if let parser { XML_StopParser(parser, 0) }
             return
         }
-        current = type
-        skip = false
-        markedDeleted = false
-        coordinate = nil
-        center = nil
-        tags.reset()
-        refs.removeAll(keepingCapacity: true)
-        members.removeAll(keepingCapacity: true)
-        memberRoles.removeAll(keepingCapacity: true)
-        inlineCount = 0
-        inlineLat = 0
-        inlineLon = 0
+        beginElement(type)
         var idText: UnsafePointer<XML_Char>?
         var latText: UnsafePointer<XML_Char>?
         var lonText: UnsafePointer<XML_Char>?
@@ -221,6 +210,22 @@ struct OSMScanner {
     /// The point given by `lat`/`lon` texts, nil when both are absent (deleted or redacted
     /// nodes carry none). Fails on a missing half, non-numeric text, a value out of range or
     /// (0, 0), a placeholder (`PositionChecks.placeholderMessage`).
+    /// Forgets the element before, as a node, way or relation of `type` starts (XML and PBF).
+    mutating func beginElement(_ type: OSMElementType) {
+        current = type
+        skip = false
+        markedDeleted = false
+        coordinate = nil
+        center = nil
+        tags.reset()
+        refs.removeAll(keepingCapacity: true)
+        members.removeAll(keepingCapacity: true)
+        memberRoles.removeAll(keepingCapacity: true)
+        inlineCount = 0
+        inlineLat = 0
+        inlineLon = 0
+    }
+
     mutating func checkedCoordinate(lat: UnsafePointer<XML_Char>?,
                                     lon: UnsafePointer<XML_Char>?) -> Coordinate? {
         if lat == nil && lon == nil { return nil }
