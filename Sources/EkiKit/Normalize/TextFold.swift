@@ -39,6 +39,11 @@ public enum TextFold {
         }
     }
 
+    /// True when `s` is all hiragana or katakana (the long vowel mark included), and not empty.
+    static func isKana(_ s: String) -> Bool {
+        !s.isEmpty && s.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) }
+    }
+
     /// The version of `fold`. A database's search index stores folded forms: it records the
     /// version it was built with (`eki_meta` `search_fold`) and is rebuilt when this changes
     /// (see `StationStore.refoldSearchIndexIfNeeded`). Raise it whenever `fold` or

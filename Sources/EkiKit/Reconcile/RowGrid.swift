@@ -44,3 +44,17 @@ struct RowGrid {
         return (dx * dx + dy * dy).squareRoot()
     }
 }
+
+/// Which keys occur more than once, counted by hash (no key is stored): a collision can only
+/// call a key repeated that is not, which costs a grid entry and never a missed neighbour.
+struct RepeatedKeys {
+    /// Hash → seen more than once.
+    private var seen: [Int: Bool] = [:]
+
+    mutating func add(_ key: String) {
+        let h = key.hashValue
+        seen[h] = seen[h] != nil
+    }
+
+    func isRepeated(_ key: String) -> Bool { seen[key.hashValue] == true }
+}

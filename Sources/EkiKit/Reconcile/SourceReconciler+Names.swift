@@ -97,19 +97,19 @@ extension SourceReconciler {
         }
         // Keys (operator, class and loose name or reading) only one row has join nothing: they
         // stay out of the grid, so a large source of distinct names costs a count, not a grid.
-        // Counted by hash in a first pass (a collision only puts a row in the grid needlessly),
-        // the keys built again in the second, so no array of a million keys is held.
+        // Counted in a first pass, the keys built again in the second, so no array of a million
+        // keys is held.
         func keys(_ i: Int) -> [String] {
             let r = ctx.rows[i]
             var out = [opClass[i] + "\u{1}n" + Self.looseKey(r.name)]
             if let reading = Self.readingKey(r) { out.append(opClass[i] + "\u{1}r" + reading) }
             return out
         }
-        var keyCount: [Int: UInt8] = [:]
-        for i in 0..<n { for k in keys(i) { keyCount[k.hashValue, default: 0] &+= keyCount[k.hashValue] == 2 ? 0 : 1 } }
+        var repeated = RepeatedKeys()
+        for i in 0..<n { for k in keys(i) { repeated.add(k) } }
         var grid = RowGrid(cellDegrees: 0.01)
-        for i in 0..<n { for k in keys(i) where keyCount[k.hashValue]! > 1 { grid.insert(i, name: k, at: ctx.rows[i].coordinate) } }
-        keyCount = [:]
+        for i in 0..<n { for k in keys(i) where repeated.isRepeated(k) { grid.insert(i, name: k, at: ctx.rows[i].coordinate) } }
+        repeated = RepeatedKeys()
         // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
         // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
         var named: [String: [Int]] = [:]
@@ -163,7 +163,6 @@ extension SourceReconciler {
             return TextFold.hiragana(TextFold.nameKey(reading))
         }
         let k = TextFold.nameKey(r.name)
-        let kana = !k.isEmpty && k.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) }
-        return kana ? TextFold.hiragana(k) : nil
+        return TextFold.isKana(k) ? TextFold.hiragana(k) : nil
     }
 }

@@ -195,22 +195,21 @@ public struct SourceReconciler: Sendable {
             lines.reserveCapacity(rows.count)
             var folded: [String: [String]] = [:]
             var g = RowGrid()
-            // Counted by hash, not by string: a collision only puts a row in a grid needlessly.
-            var nameCount: [Int: UInt8] = [:], looseCount: [Int: UInt8] = [:]
+            var repeatedNames = RepeatedKeys(), repeatedLoose = RepeatedKeys()
             for r in rows {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
-                nameCount[k.hashValue, default: 0] &+= nameCount[k.hashValue] == 2 ? 0 : 1
+                repeatedNames.add(k)
                 let lk = SourceReconciler.looseKey(r.name)
                 loose.append(lk)
-                looseCount[lk.hashValue, default: 0] &+= looseCount[lk.hashValue] == 2 ? 0 : 1
+                repeatedLoose.add(lk)
                 lines.append(r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() })
             }
             // A name no other row has has no neighbours: such rows (most rows of a large single
             // source) stay out of the grids, which then hold only names seen twice or more.
             for (i, r) in rows.enumerated() {
-                if nameCount[names[i].hashValue]! > 1 { g.insert(i, name: names[i], at: r.coordinate) }
-                if looseCount[loose[i].hashValue]! > 1 { lg.insert(i, name: loose[i], at: r.coordinate) }
+                if repeatedNames.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
+                if repeatedLoose.isRepeated(loose[i]) { lg.insert(i, name: loose[i], at: r.coordinate) }
             }
             nameKeys = names
             looseKeys = loose

@@ -217,11 +217,6 @@ struct SearchIndexBuilder {
         return f
     }
 
-    /// True when `s` is all hiragana or katakana (long vowel mark included), and not empty.
-    static func isKana(_ s: String) -> Bool {
-        !s.isEmpty && s.unicodeScalars.allSatisfy { (0x3041...0x30FF).contains($0.value) }
-    }
-
     /// Indexes one entry under sort id `sid`.
     mutating func add(_ r: Row, sid: Int64) throws {
         if terms == nil { try loadTerms() }
@@ -255,7 +250,7 @@ struct SearchIndexBuilder {
         // Other names written in kana are other readings too (西院's さいいん beside 京福's さい,
         // kept when the reconciler chose the operator's reading): `--by reading` finds them.
         var readingList = readingForm.isEmpty ? [] : [readingForm]
-        for f in r.formerNames where Self.isKana(f) {
+        for f in r.formerNames where TextFold.isKana(f) {
             let g = readingForms(f)
             if !g.reading.isEmpty, !readingList.contains(g.reading) { readingList.append(g.reading) }
             if !g.romaji.isEmpty, !romajiForms.contains(g.romaji) { romajiForms.append(g.romaji) }
