@@ -341,9 +341,17 @@ extension LineTable {
         let insertLine = try db.prepare("INSERT INTO lines (id, operator_id, class, name, color, loop, open, sources) VALUES (?,?,?,?,?,?,?,?)")
         let insertStation = try db.prepare("INSERT OR IGNORE INTO line_stations (line_id, station_fid, branch, seq) VALUES (?,?,?,?)")
         let insertAlias = try db.prepare("INSERT OR IGNORE INTO line_aliases (form, line_id, alias, from_fid, to_fid, source) VALUES (?,?,?,?,?,?)")
+        // A line is open when a source row of it is open and one of its stations is: a row still
+        // open on a line whose every entry is closed (N02-23's 海峡線 at 中小国 and 木古内, closed
+        // to passengers since 2016 in station_database) does not make the line one to ride.
+        var openEntries = Set<Int64>()
+        let openQuery = try db.prepare("SELECT fid FROM stations WHERE open = 1")
+        while try openQuery.step() { openEntries.insert(openQuery.int64(0)) }
         for l in lines {
+            let open = l.open && (l.members.contains(where: openEntries.contains)
+                                  || l.sequences.contains { $0.contains(where: openEntries.contains) })
             try insertLine.run([.text(l.id), .text(l.operatorID), .text(l.serviceClass), .text(l.name),
-                                l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(l.open ? 1 : 0),
+                                l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(open ? 1 : 0),
                                 .text(JSONText.encodeStrings(l.sources))])
             var placed = Set<Int64>()
             for (b, q) in l.sequences.enumerated() {
@@ -361,13 +369,6 @@ extension LineTable {
                 try insertAlias.run([.text(SearchFold.name(a.alias)), .text(l.id), .text(a.alias), .null, .null, .text(a.source)])
             }
         }
-        // A line is open while one of its stations is: a source row still open on a line whose
-        // every entry is closed (N02-23's 海峡線 at 中小国 and 木古内, closed to passengers since
-        // 2016 in station_database) does not make the line one to ride.
-        try db.execute("""
-            UPDATE lines SET open = 0 WHERE open = 1 AND NOT EXISTS (SELECT 1 FROM line_stations ls
-              JOIN stations s ON s.fid = ls.station_fid WHERE ls.line_id = lines.id AND s.open = 1)
-            """)
         // Curated common names: a section between two named stations of one sequence.
         let ends = try db.prepare("""
             SELECT ls.station_fid, ls.branch, ls.seq, s.name FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
