@@ -100,13 +100,9 @@ struct InfoCommand: Command {
         out += "\nconflicts between sources resolved (source rows):\n"
         out += DisplayWidth.table(header: ["kind", "rows"], rows: kinds.map { [$0.rawValue, String(report.counts[$0]!)] })
         out += "unresolved: \(report.unresolved.count) (list them with --conflicts)\n"
-        // `-` is no operator at all (rows of closed lines no source names a company for), not a
-        // name the table lacks.
-        let unknown = info.operators.filter { !$0.known && $0.operatorID != "-" }
-        let none = info.operators.filter { $0.operatorID == "-" }
-        if !none.isEmpty {
-            out += "entries without an operator: \(none.reduce(0) { $0 + $1.entries }) (\(none.reduce(0) { $0 + $1.open }) open)\n"
-        }
+        let unknown = info.unknownOperators
+        let none = info.withoutOperator
+        if none.entries > 0 { out += "entries without an operator: \(none.entries) (\(none.open) open)\n" }
         if !unknown.isEmpty {
             out += "\noperators the operator table does not know (kept under their own name; add aliases with `eki import --operators FILE`):\n"
             out += unknown.map { "  \($0.label) (\($0.operatorID))" }.joined(separator: "\n") + "\n"

@@ -37,10 +37,13 @@ public struct Station: Hashable, Sendable {
     /// (`StationKind`). Staff-only entries are left out of totals by default.
     public var kind: StationKind
 
+    /// The `operatorID` of an entry no source names an operator for.
+    public static let noOperatorID = "-"
+
     public init(key: String, name: String, reading: String?, latinName: String?, operatorName: String?,
                 operatorRef: String?, serviceClass: ServiceClass, lines: [String], prefecture: String?,
                 coordinate: Coordinate, sources: [SourceRef], isOpen: Bool,
-                formerNames: [String] = [], retired: String? = nil, operatorID: String = "-",
+                formerNames: [String] = [], retired: String? = nil, operatorID: String = Station.noOperatorID,
                 kind: StationKind = .regular) {
         self.kind = kind
         self.key = key

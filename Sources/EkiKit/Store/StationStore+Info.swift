@@ -22,6 +22,15 @@ public struct StoreInfo: Sendable {
     /// table does not know), its label (the table's short name, else the name as published),
     /// whether the operator table knows it, and the counts. Most entries first.
     public var operators: [(operatorID: String, label: String, known: Bool, serviceClass: ServiceClass, entries: Int, open: Int)]
+
+    /// The operators the table does not know (`noOperatorID`, no operator at all, is not one).
+    public var unknownOperators: [(operatorID: String, label: String, known: Bool, serviceClass: ServiceClass, entries: Int, open: Int)] {
+        operators.filter { !$0.known && $0.operatorID != Station.noOperatorID }
+    }
+    /// Entries no source names an operator for (rows of closed lines, mostly), and how many are open.
+    public var withoutOperator: (entries: Int, open: Int) {
+        operators.filter { $0.operatorID == Station.noOperatorID }.reduce((0, 0)) { ($0.0 + $1.entries, $0.1 + $1.open) }
+    }
 }
 
 extension StationStore {
