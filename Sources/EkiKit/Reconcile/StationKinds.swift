@@ -1,5 +1,5 @@
 /// Curated kinds of stop that no source gives (`StationKind`): `Datasets/station-kinds.csv`,
-/// compiled in (`Scripts/gen-station-kinds.py`). station_database's `station.csv` has no such
+/// compiled in (`Scripts/gen-station-tables.py`). station_database's `station.csv` has no such
 /// column (its `attr` is the game's attribute) and N02 lists every stop alike, so the
 /// staff-only stops of 黒部峡谷鉄道 and the seasonal 臨時駅 are listed here, each row citing the
 /// operator's page or timetable.

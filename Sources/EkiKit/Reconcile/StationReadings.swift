@@ -1,5 +1,5 @@
 /// Curated readings of one station name that differ by operator, which no source gives per
-/// operator: `Datasets/station-readings.csv`, compiled in (`Scripts/gen-station-readings.py`).
+/// operator: `Datasets/station-readings.csv`, compiled in (`Scripts/gen-station-tables.py`).
 /// station_database has one record for 西院 and reads it `さいいん(さい)`; 京福電気鉄道 reads
 /// it さい, 阪急電鉄 さいいん.
 ///
