@@ -160,25 +160,26 @@ public struct PrefectureBoundaries: Sendable {
         let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
         let marginLat = fallbackDistance / ky, marginLon = fallbackDistance / max(kx, 1)
         var best = Double.infinity, bestRegion: Int?
-        // A margin wider than the cells themselves (a huge `fallbackDistance`) scans every edge.
-        let wide = fallbackScansEveryEdge || !(marginLat < 10 && marginLon < 10)
-        let xs = wide ? 0...0 : Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon)
-        let ys = wide ? 0...0 : Self.cell(c.lat - marginLat)...Self.cell(c.lat + marginLat)
-        for ix in xs {
-            for iy in ys {
-                let candidates = wide ? Array(fallbackEdges.indices.map(Int32.init)) : cells[Self.cellKey(ix, iy)] ?? []
-                for k in candidates {
-                    let (e, region) = fallbackEdges[Int(k)]
-                    let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
-                    let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
-                    let dx = bx - ax, dy = by - ay
-                    let len2 = dx * dx + dy * dy
-                    let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
-                    let px = ax + t * dx, py = ay + t * dy
-                    let d = px * px + py * py
-                    // Ties (an edge met in two cells, or two regions' shared edge) keep the first
-                    // in edge order, as the scan over every part did.
-                    if d < best || (d == best && Int(region) < (bestRegion ?? .max)) { best = d; bestRegion = Int(region) }
+        func consider(_ k: Int) {
+            let (e, region) = fallbackEdges[k]
+            let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+            let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+            let dx = bx - ax, dy = by - ay
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+            let px = ax + t * dx, py = ay + t * dy
+            let d = px * px + py * py
+            // Ties (an edge met in two cells, or two regions' shared edge) keep the lower region,
+            // as the scan over every part in region order did.
+            if d < best || (d == best && Int(region) < (bestRegion ?? .max)) { best = d; bestRegion = Int(region) }
+        }
+        if fallbackScansEveryEdge || !(marginLat < 10 && marginLon < 10) {
+            // A margin wider than the cells are useful for (a huge `fallbackDistance`): every edge.
+            for k in fallbackEdges.indices { consider(k) }
+        } else {
+            for ix in Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon) {
+                for iy in Self.cell(c.lat - marginLat)...Self.cell(c.lat + marginLat) {
+                    for k in cells[Self.cellKey(ix, iy)] ?? [] { consider(Int(k)) }
                 }
             }
         }
