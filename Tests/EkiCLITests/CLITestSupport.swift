@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 import EkiCLI
 import EkiTestSupport
 
@@ -34,6 +35,16 @@ func eki(_ arguments: [String], environment: [String: String] = [:]) -> EkiRun {
     c.environment = environment
     let status = EkiCommandLine.run(arguments, console: c.console)
     return EkiRun(status: status, out: c.out, err: c.err)
+}
+
+/// The N02 sample of Datasets/ (39 entries around 小田原 and 東京) imported into
+/// `dir/sample.gpkg` the first time it is asked for; its path.
+func sampleDatabase(in dir: URL) -> String {
+    let db = dir.appendingPathComponent("sample.gpkg").path
+    if !FileManager.default.fileExists(atPath: db) {
+        #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
+    }
+    return db
 }
 
 /// Every row of the stations and station_sources tables, for comparing databases.

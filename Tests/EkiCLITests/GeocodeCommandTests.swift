@@ -305,33 +305,40 @@ import Testing
     /// Two `eki geocode` processes started together, sharing the cache file (as a shell loop
     /// or two terminals would): their requests reach the server at least 1 s apart.
     @Test(.needsTool("python3")) func twoProcessesAreSpacedAtTheServer() throws {
-        guard let binary = Self.ekiBinary else {
-            Issue.record("the eki executable was not found beside the tests (\(Bundle.main.bundlePath)); run `swift build` first")
-            return
-        }
+        let binary = try #require(Self.ekiBinary, "the eki executable is built beside the tests (run `swift build` first)")
         let server = try GeocoderTestServer()
-        let env = ["EKI_CACHE": path("shared-\(UUID().uuidString).sqlite")]
-        let processes = try ["小田原", "新横浜"].map { q -> (Process, Pipe, Pipe) in
+        let runs = try Self.geocodeTogether(["小田原", "新横浜"], binary: binary, server: server,
+                                            environment: ["EKI_CACHE": path("shared-\(UUID().uuidString).sqlite")])
+        for r in runs {
+            #expect(r.status == 0, "\(r.err)")
+            #expect(r.out.split(separator: "\r\n").count == 3)
+        }
+        let times = try server.requests().map(\.t).sorted()
+        #expect(times.count == 2)
+        if times.count == 2 { #expect(times[1] - times[0] >= 1.0, "\(times[1] - times[0]) s apart") }
+    }
+
+    /// `eki geocode Q --provider gsi` against `server`, one process per query, all started before
+    /// any is waited for; each one's exit status, standard output and standard error.
+    static func geocodeTogether(_ queries: [String], binary: String, server: GeocoderTestServer,
+                                environment: [String: String]) throws -> [(status: Int32, out: String, err: String)] {
+        let processes = try queries.map { q -> (Process, Pipe, Pipe) in
             let p = Process(), out = Pipe(), err = Pipe()
             p.executableURL = URL(fileURLWithPath: binary)
             p.arguments = ["geocode", q, "--provider", "gsi", "--endpoint", server.endpoint("ok"), "--format", "csv"]
-            p.environment = env
+            p.environment = environment
             p.standardOutput = out
             p.standardError = err
             p.standardInput = FileHandle.nullDevice
             try p.run()
             return (p, out, err)
         }
-        for (p, out, err) in processes {
+        return processes.map { p, out, err in
             let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             p.waitUntilExit()
-            #expect(p.terminationStatus == 0, "\(message)")
-            #expect(text.split(separator: "\r\n").count == 3)
+            return (p.terminationStatus, text, message)
         }
-        let times = try server.requests().map(\.t).sorted()
-        #expect(times.count == 2)
-        if times.count == 2 { #expect(times[1] - times[0] >= 1.0, "\(times[1] - times[0]) s apart") }
     }
 
     /// The `eki` executable of this build: beside the test bundle (`swift test` builds it with

@@ -11,24 +11,9 @@ import EkiTestSupport
         let binary = try #require(GeocodeCommandTests.ekiBinary, "the eki executable is built beside the tests")
         let server = try GeocoderTestServer()
         let runtime = dir.appendingPathComponent("runtime").path
-        let env = ["EKI_CACHE": "", "XDG_RUNTIME_DIR": runtime]
-        let processes = try ["小田原", "新横浜"].map { q -> (Process, Pipe, Pipe) in
-            let p = Process(), out = Pipe(), err = Pipe()
-            p.executableURL = URL(fileURLWithPath: binary)
-            p.arguments = ["geocode", q, "--provider", "gsi", "--endpoint", server.endpoint("ok"), "--format", "csv"]
-            p.environment = env
-            p.standardOutput = out
-            p.standardError = err
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            return (p, out, err)
-        }
-        for (p, out, err) in processes {
-            _ = out.fileHandleForReading.readDataToEndOfFile()
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0, "\(message)")
-        }
+        let runs = try GeocodeCommandTests.geocodeTogether(["小田原", "新横浜"], binary: binary, server: server,
+                                                           environment: ["EKI_CACHE": "", "XDG_RUNTIME_DIR": runtime])
+        for r in runs { #expect(r.status == 0, "\(r.err)") }
         let times = try server.requests().map(\.t).sorted()
         #expect(times.count == 2)
         if times.count == 2 { #expect(times[1] - times[0] >= 1.0, "\(times[1] - times[0]) s apart") }

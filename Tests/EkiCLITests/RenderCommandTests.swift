@@ -12,13 +12,7 @@ import Testing
     let dir = TestPaths.temporaryDirectory()
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    func sampleDatabase() -> String {
-        let db = path("sample.gpkg")
-        if !FileManager.default.fileExists(atPath: db) {
-            #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
-        }
-        return db
-    }
+    func sampleDatabase() -> String { EkiCLITests.sampleDatabase(in: dir) }
 
     @Test func rendersTheBoxAndPrintsWhatItDrew() throws {
         let db = sampleDatabase(), out = path("odawara.png"), visits = path("none.sqlite")

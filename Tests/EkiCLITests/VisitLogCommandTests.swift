@@ -9,13 +9,7 @@ import EkiTestSupport
     func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
     /// The sample database, built once per test.
-    func sampleDatabase() -> String {
-        let db = path("sample.gpkg")
-        if !FileManager.default.fileExists(atPath: db) {
-            #expect(eki("import", "--db", db, TestPaths.package("Datasets/n02-odawara-tokyo.csv")).status == 0)
-        }
-        return db
-    }
+    func sampleDatabase() -> String { EkiCLITests.sampleDatabase(in: dir) }
 
     /// A fixed log: partial and unknown dates, every kind, a note with a comma and quotes, a
     /// second visit of one station and a key the sample does not have.

@@ -71,4 +71,18 @@ public enum TestPaths {
     public static var n02CSV: String? { shared(n02CSVFile) }
     /// station_database's main/ folder, or nil when absent.
     public static var stationDatabaseMain: String? { shared(stationDatabaseMainFolder) }
+
+    /// Runs `python3 SCRIPT --check` (a generator of Scripts/ checking that the compiled-in table
+    /// matches its CSV): the exit status and what it wrote to standard error.
+    public static func checkGenerator(_ script: String) throws -> (status: Int32, message: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", package(script), "--check"]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return (p.terminationStatus, message)
+    }
 }
