@@ -6,7 +6,9 @@
 #   Scripts/bench/bench.sh                     # everything (~15 min on 2 cores); data made once, kept
 #   EKI_BENCH_DIR=/tmp/eb Scripts/bench/bench.sh
 #   EKI_BENCH_PEERS=0 Scripts/bench/bench.sh   # ours only, beside the peers' JSON of an earlier run
-#   EKI_BENCH_5M=1 Scripts/bench/bench.sh      # adds a 5M-point import and queries (~9 GB RSS, 25+ min)
+#   EKI_BENCH_5M=1 Scripts/bench/bench.sh      # adds a 5M-point import and queries
+#   EKI_BENCH_INPROC=0 Scripts/bench/bench.sh  # without the two extra in-process 1M imports (packed
+#                                              # vs row-by-row R-tree; their rows keep earlier JSON)
 #
 # The 1M import's peer is `ogr2ogr -f GPKG` (Debian gdal-bin; skipped when missing) on the same
 # CSV; imports and queries also run at 10k and 100k for the scaling rows.
@@ -93,10 +95,12 @@ if command -v ogr2ogr >/dev/null; then
 else
     log "no ogr2ogr (apt-get install gdal-bin): the import goal has no peer"
 fi
-log "eki import 1m in-process: packed, then row by row"
-"$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_packed.gpkg" >"$out/eki_import_packed_1m.json"
-"$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_rows.gpkg" --rtree row-by-row >"$out/eki_import_rows_1m.json"
-rm -f "$dir/eki_1m_packed.gpkg"* "$dir/eki_1m_rows.gpkg"*
+if [ "${EKI_BENCH_INPROC:-1}" = 1 ]; then
+    log "eki import 1m in-process: packed, then row by row"
+    "$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_packed.gpkg" >"$out/eki_import_packed_1m.json"
+    "$bench" import --csv "$data/points_1m.csv" --db "$dir/eki_1m_rows.gpkg" --rtree row-by-row >"$out/eki_import_rows_1m.json"
+    rm -f "$dir/eki_1m_packed.gpkg"* "$dir/eki_1m_rows.gpkg"*
+fi
 log "R-tree alone, 1m: packed vs row by row (rolled back)"
 "$bench" rtree --db "$dir/eki_1m.gpkg" >"$out/eki_rtree_1m.json"
 for n in $scale; do
