@@ -56,7 +56,10 @@ func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Do
     return cands.prefix(k).map(\.fid)
 }
 
-/// `eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--cap-full 2000]`
+/// `eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--cap-full 2000] [--only knn]`
+///
+/// `--only knn` runs the lean k-NN at `--k` alone (timed, verified, and the cost of the geodesic
+/// per call), for quick runs while working on it.
 ///
 /// Times viewport (bbox) and k-nearest queries read from DIR/queries.bin (made by
 /// Scripts/bench/make_queries.py), lean and full-entry APIs, and checks the answers against the
@@ -67,6 +70,8 @@ func runQueries(_ args: [String]) throws {
     let k = Int(option("k", args) ?? "10")!
     let nVerify = Int(option("verify", args) ?? "100")!
     let capFull = Int(option("cap-full", args) ?? "2000")!
+    let knnOnly = option("only", args) == "knn"
+    if let only = option("only", args), only != "knn" { throw BenchUsageError("queries: --only takes knn, not \(only)") }
     let store = try StationStore(path: option("db", args)!, readOnly: true)
     let (queries, warm) = try readQueries(dir)
     let n = queries.count
@@ -84,9 +89,11 @@ func runQueries(_ args: [String]) throws {
                             "rss_growth_mb": round2(statusMB("VmRSS") - rss0),
                             "note": "preloadSpatialIndex(): reads every R-tree node and leaf point into memory"]
 
-    // Viewport, lean API.
     var hits: [StationHit] = []
     hits.reserveCapacity(4096)
+    let nFull = min(n, capFull)
+    if !knnOnly {
+    // Viewport, lean API.
     func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
     // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
     var bbox = try store.readSnapshot {
@@ -115,9 +122,9 @@ func runQueries(_ args: [String]) throws {
     result["bbox_lean"] = bbox
 
     // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
-    let nFull = min(n, capFull)
     result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
                                       { _ = try store.stations(in: box(queries[$0])) })
+    }
 
     // Brute force for the verification sample.
     var all: [(fid: Int64, lat: Double, lon: Double, xyz: (Double, Double, Double))] = []
@@ -130,7 +137,7 @@ func runQueries(_ args: [String]) throws {
     }
 
     let knnRef = try readInt32s(dir + "/knn_ref.bin")
-    for kk in [1, k, 100] where result["knn_lean_k\(kk)"] == nil {
+    for kk in (knnOnly ? [k] : [1, k, 100]) where result["knn_lean_k\(kk)"] == nil {
         var st = try store.readSnapshot {
             try measure(n, warmup: warm.count,
                         { try store.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
@@ -167,7 +174,12 @@ func runQueries(_ args: [String]) throws {
             st["agreement_with_ckdtree"] = ["queries": n, "same_ordered_list": sameList, "same_set": sameSet,
                                             "note": "cKDTree orders by great-circle distance on a sphere; eki by the WGS84 ellipsoid"]
         }
+        if kk == k { st["geodesic_per_answer"] = try geodesicCost(store, queries, k: k, hits: &hits) }
         result["knn_lean_k\(kk)"] = st
+    }
+    guard !knnOnly else {
+        result["peak_rss_mb"] = round2(statusMB("VmHWM"))
+        return emit(result)
     }
     // The full-entry API (StationDistance with whole rows), k = 10, first capFull queries.
     result["knn_full_k\(k)"] = try measure(nFull, warmup: warm.count,
@@ -175,4 +187,21 @@ func runQueries(_ args: [String]) throws {
                                            { _ = try store.nearest(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: k) })
     result["peak_rss_mb"] = round2(statusMB("VmHWM"))
     emit(result)
+}
+
+/// What the k geodesic distances of each answer cost alone (`Geodesic.distance` from the query
+/// point to each of its k nearest entries, timed over the whole query set): the floor under a
+/// k-NN query that reports exact distances.
+func geodesicCost(_ store: StationStore, _ queries: [Query], k: Int, hits: inout [StationHit]) throws -> [String: Any] {
+    var pairs: [(Double, Double, Double, Double)] = []
+    for q in queries {
+        try store.nearestHits(to: Coordinate(lat: q.lat, lon: q.lon), k: k, into: &hits)
+        for h in hits { pairs.append((q.lat, q.lon, h.coordinate.lat, h.coordinate.lon)) }
+    }
+    var sum = 0.0
+    let t0 = now()
+    for p in pairs { sum += try Geodesic.distance(lat1: p.0, lon1: p.1, lat2: p.2, lon2: p.3) }
+    let ns = Double(now() - t0) / Double(max(1, pairs.count))
+    return ["calls": pairs.count, "ns_per_call": round2(ns), "us_per_query_for_k": round2(ns * Double(k) / 1000),
+            "mean_distance_m": round2(sum / Double(max(1, pairs.count)))]
 }
