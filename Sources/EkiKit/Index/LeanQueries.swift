@@ -43,7 +43,7 @@ extension StationStore {
     }
 
     /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
-    /// wait for SQLite (about 55 MB for 1M entries). Optional: queries read what they need on
+    /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
     /// their own.
     /// - Throws: `SQLiteError`.
     public func preloadSpatialIndex() throws {
@@ -189,9 +189,9 @@ extension StationStore {
         let entries = c.range(h)
         let checkOpen = !includeClosed && !c.allOpen[h]
         search.chords.removeAll(keepingCapacity: true)
-        c.xyz.withUnsafeBufferPointer { p in
+        c.entry.withUnsafeBufferPointer { p in
             for i in entries {
-                let dx = p[3 * i] - q.x, dy = p[3 * i + 1] - q.y, dz = p[3 * i + 2] - q.z
+                let dx = p[i].x - q.x, dy = p[i].y - q.y, dz = p[i].z - q.z
                 let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
                 search.chords.append(chord)
                 if !checkOpen || c.open[i] { search.offer(chord) }

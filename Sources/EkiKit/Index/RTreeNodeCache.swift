@@ -8,14 +8,13 @@ import Foundation
 /// It answers what the SQL R-tree query answers: the tree's 32-bit boxes are only a filter and
 /// the exact coordinates decide. A process that asks one question reads a handful of nodes (a
 /// cold `eki bbox` reads ~10); one that asks thousands ends up holding the whole tree (for 1M
-/// entries about 55 MB: 76 bytes per internal cell plus 49 per leaf entry). It is valid for one
+/// entries about 50 MB: 76 bytes per internal cell plus 49 per leaf entry). It is valid for one
 /// version of the file (`Database.dataVersion()`); the store drops it when the file changes.
 ///
 /// Layout: flat arrays (struct of arrays), not one object per node. A node is a handle (its
 /// index in `level`/`first`/`count`); its cells (internal node) or entries (leaf) are a
-/// contiguous run of the cell or entry arrays, appended when the node is read. A k-NN query
-/// scans a leaf's Earth-centred points as one run of memory and touches the rest of an entry
-/// (key, point) only for the few that can be among the answers.
+/// contiguous run of the cell or entry arrays, appended when the node is read, so that a query
+/// reads a node as one run of memory.
 final class RTreeNodeCache {
     /// Per node handle (the root is 0): its level (0 = leaf), the index of its first cell or
     /// entry, how many, and for leaves whether every entry is open.
@@ -33,17 +32,20 @@ final class RTreeNodeCache {
     /// minX, maxX, minY, maxY, minZ, maxZ per cell (for k-NN lower bounds).
     private(set) var shell: [Double] = []
 
-    /// Leaf entries: row id and exact point.
+    /// Leaf entries, a leaf's entries contiguous: Earth-centred point, exact point, row id.
     private(set) var entry: [Entry] = []
     private(set) var open: [Bool] = []
-    /// Earth-centred point of each leaf entry, x, y, z (metres).
-    private(set) var xyz: [Double] = []
 
-    /// A leaf entry: `stations.fid` and its exact point (degrees WGS84).
+    /// A leaf entry: its Earth-centred point (metres; what a k-NN query scans), its exact point
+    /// (degrees WGS84) and `stations.fid` (what it reads for the few that can be answers), side
+    /// by side so that they come from memory together.
     struct Entry {
-        var fid: Int64
+        var x: Double
+        var y: Double
+        var z: Double
         var lat: Double
         var lon: Double
+        var fid: Int64
     }
 
     let db: Database
@@ -132,11 +134,10 @@ final class RTreeNodeCache {
             defer { s.reset() }
             guard try s.step() else { continue }   // not in the table: nothing to answer
             let lon = s.double(0), lat = s.double(1), isOpen = s.int64(2) != 0
-            entry.append(Entry(fid: fid, lat: lat, lon: lon))
+            let p = Earth.point(lat: lat, lon: lon)
+            entry.append(Entry(x: p.x, y: p.y, z: p.z, lat: lat, lon: lon, fid: fid))
             open.append(isOpen)
             everyOpen = everyOpen && isOpen
-            let p = Earth.point(lat: lat, lon: lon)
-            xyz.append(p.x); xyz.append(p.y); xyz.append(p.z)
         }
         level.append(0)
         first.append(Int32(start))
