@@ -16,13 +16,41 @@ enum Earth {
         return (n * cp * cos(lam), n * cp * sin(lam), n * (1 - e2) * sp)
     }
 
-    /// The straight-line distance (metres, less 1 cm) from `q` to the box at offset `o` of a
-    /// `Node.shell` array: a lower bound of the geodesic distance to anything inside.
-    @inline(__always) static func lowerBound(_ q: (x: Double, y: Double, z: Double), _ s: UnsafeBufferPointer<Double>, _ o: Int) -> Double {
-        let dx = max(s[o] - q.x, 0, q.x - s[o + 1])
-        let dy = max(s[o + 2] - q.y, 0, q.y - s[o + 3])
-        let dz = max(s[o + 4] - q.z, 0, q.z - s[o + 5])
-        return (dx * dx + dy * dy + dz * dz).squareRoot() - 0.01
+    /// The square of the straight-line distance (m²) from `q` to the box at offset `o` of a
+    /// shell array (minX, maxX, minY, maxY, minZ, maxZ): its root less 1 cm
+    /// (`lowerBound(squared:)`) bounds the geodesic distance to anything inside from below.
+    @inline(__always) static func squaredDistance(_ q: (x: Double, y: Double, z: Double), _ s: UnsafeBufferPointer<Float>, _ o: Int) -> Double {
+        let dx = Swift.max(Double(s[o]) - q.x, q.x - Double(s[o + 1]), 0)
+        let dy = Swift.max(Double(s[o + 2]) - q.y, q.y - Double(s[o + 3]), 0)
+        let dz = Swift.max(Double(s[o + 4]) - q.z, q.z - Double(s[o + 5]), 0)
+        return dx * dx + dy * dy + dz * dz
+    }
+
+    /// A lower bound of the geodesic distance (metres) from a squared straight-line distance to
+    /// a shell box: the root less 1 cm.
+    @inline(__always) static func lowerBound(squared d2: Double) -> Double { d2.squareRoot() - 0.01 }
+
+    /// The squared straight-line distances (m²) at or below which a box may hold something
+    /// within `bound` metres (a lower bound ≤ `bound`; wider by 1 cm for rounding).
+    @inline(__always) static func squaredLimit(_ bound: Double) -> Double {
+        bound.isFinite ? (bound + 0.02) * (bound + 0.02) : .infinity
+    }
+
+    /// How far (metres) a point rounded to 32-bit floats in `RTreeNodeCache.xyz` lies from the
+    /// exact one, at most: half a float step below 2²³ m is 0.25 m per axis, √3 · 0.25 < 0.44 m
+    /// in space (Earth-centred coordinates are below 6.4e6 m).
+    static let floatPointError = 0.44
+
+    /// The largest float ≤ `d`.
+    static func floatDown(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) > d ? f.nextDown : f
+    }
+
+    /// The smallest float ≥ `d`.
+    static func floatUp(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) < d ? f.nextUp : f
     }
 
     /// The smallest radius of curvature of the ellipsoid, b²/a (along the meridian at the

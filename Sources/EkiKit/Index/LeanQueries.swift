@@ -123,19 +123,19 @@ extension StationStore {
         var search = c.takeSearch(k: k)
         defer { c.returnSearch(search) }
         // First the path to the leaf nearest the point (each level's other cells are kept with
-        // their bounds): its entries give upper bounds of the k-th distance, so that far cells
-        // and entries are never queued.
+        // their squared distances): its entries give upper bounds of the k-th distance, so that
+        // far cells and entries are never queued.
         var h = 0
         var level = c.level[0]
         while level > 0 {
             let cells = c.range(h)
             let firstSibling = search.siblings.count
-            var best = -1, bestBound = Double.infinity
+            var best = -1, bestD2 = Double.infinity
             c.shell.withUnsafeBufferPointer { s in
                 for i in cells {
-                    let lb = Earth.lowerBound(q, s, 6 * i)
-                    search.siblings.append(.init(key: lb, index: Int32(i), kind: .node, level: UInt8(level - 1)))
-                    if lb < bestBound { bestBound = lb; best = i }
+                    let d2 = Earth.squaredDistance(q, s, 6 * i)
+                    search.siblings.append(.init(key: d2, index: Int32(i), kind: .node, level: UInt8(level - 1)))
+                    if d2 < bestD2 { bestD2 = d2; best = i }
                 }
             }
             guard best >= 0 else { break }   // an empty node (an empty tree's root)
@@ -145,8 +145,11 @@ extension StationStore {
             level -= 1
         }
         if level == 0 { expandLeaf(c, h, q: q, includeClosed: includeClosed, search: &search) }
-        let firstBound = search.bound
-        for s in search.siblings where s.key <= firstBound { search.heap.push(s) }
+        let firstLimit = Earth.squaredLimit(search.bound)
+        for var s in search.siblings where s.key <= firstLimit {
+            s.key = Earth.lowerBound(squared: s.key)
+            search.heap.push(s)
+        }
         var kth = Double.infinity
         while let top = search.heap.peek() {
             if hits.count >= k && top.key > kth { break }
@@ -166,12 +169,14 @@ extension StationStore {
                 if top.level == 0 {
                     expandLeaf(c, child, q: q, includeClosed: includeClosed, search: &search)
                 } else {
-                    let bound = min(search.bound, kth)
+                    let limit = Earth.squaredLimit(min(search.bound, kth))
                     let cells = c.range(child)
                     c.shell.withUnsafeBufferPointer { s in
                         for j in cells {
-                            let lb = Earth.lowerBound(q, s, 6 * j)
-                            if lb <= bound { search.heap.push(.init(key: lb, index: Int32(j), kind: .node, level: top.level - 1)) }
+                            let d2 = Earth.squaredDistance(q, s, 6 * j)
+                            if d2 <= limit {
+                                search.heap.push(.init(key: Earth.lowerBound(squared: d2), index: Int32(j), kind: .node, level: top.level - 1))
+                            }
                         }
                     }
                 }
@@ -181,26 +186,34 @@ extension StationStore {
         if hits.count > k { hits.removeSubrange(k...) }
     }
 
-    /// Queues the (open) entries of leaf `h` by their chord (less 1 cm), after offering the
-    /// chords to the k-th distance bound.
+    /// Queues the (open) entries of leaf `h` by a lower bound of their distance (the chord from
+    /// their float point, less its error and 1 cm), after offering upper bounds (the chord plus
+    /// that error) to the k-th distance bound. Reads each queued entry's record once, so that
+    /// the memory of the few that come out of the queue is already being fetched.
     @inline(__always)
     private func expandLeaf(_ c: RTreeNodeCache, _ h: Int, q: (x: Double, y: Double, z: Double),
                             includeClosed: Bool, search: inout NearestSearch) {
         let entries = c.range(h)
         let checkOpen = !includeClosed && !c.allOpen[h]
+        let slack = Earth.floatPointError
         search.chords.removeAll(keepingCapacity: true)
-        c.entry.withUnsafeBufferPointer { p in
+        c.xyz.withUnsafeBufferPointer { p in
             for i in entries {
-                let dx = p[i].x - q.x, dy = p[i].y - q.y, dz = p[i].z - q.z
+                let dx = Double(p[3 * i]) - q.x, dy = Double(p[3 * i + 1]) - q.y, dz = Double(p[3 * i + 2]) - q.z
                 let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
                 search.chords.append(chord)
-                if !checkOpen || c.open[i] { search.offer(chord) }
+                if !checkOpen || c.open[i] { search.offer(chord + slack) }
             }
         }
         let bound = search.bound
-        for (j, chord) in search.chords.enumerated() where chord - 0.01 <= bound {
-            let i = entries.lowerBound + j
-            if !checkOpen || c.open[i] { search.heap.push(.init(key: chord - 0.01, index: Int32(i), kind: .entry, level: 0)) }
+        c.entry.withUnsafeBufferPointer { e in
+            for (j, chord) in search.chords.enumerated() where chord - slack - 0.01 <= bound {
+                let i = entries.lowerBound + j
+                if !checkOpen || c.open[i] {
+                    search.heap.push(.init(key: chord - slack - 0.01, index: Int32(i), kind: .entry, level: 0))
+                    search.fetched &+= e[i].fid
+                }
+            }
         }
     }
 
@@ -308,6 +321,9 @@ struct NearestSearch {
     var heap = NearestHeap()
     var siblings: [NearestHeap.Item] = []
     var chords: [Double] = []
+    /// A sum of the row ids of queued entries: reading them starts fetching their records
+    /// while the search goes on (its value is not used).
+    var fetched: Int64 = 0
     private var upper: [Double] = []
     private var k = 0
 

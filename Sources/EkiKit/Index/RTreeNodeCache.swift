@@ -8,7 +8,7 @@ import Foundation
 /// It answers what the SQL R-tree query answers: the tree's 32-bit boxes are only a filter and
 /// the exact coordinates decide. A process that asks one question reads a handful of nodes (a
 /// cold `eki bbox` reads ~10); one that asks thousands ends up holding the whole tree (for 1M
-/// entries about 50 MB: 76 bytes per internal cell plus 49 per leaf entry). It is valid for one
+/// entries about 40 MB: 52 bytes per internal cell plus 37 per leaf entry). It is valid for one
 /// version of the file (`Database.dataVersion()`); the store drops it when the file changes.
 ///
 /// Layout: flat arrays (struct of arrays), not one object per node. A node is a handle (its
@@ -29,20 +29,19 @@ final class RTreeNodeCache {
     /// 32-bit boxes of the cells: minX, maxX, minY, maxY per cell.
     private(set) var box: [Float] = []
     /// Earth-centred boxes (metres) holding the surface patch of each cell's box:
-    /// minX, maxX, minY, maxY, minZ, maxZ per cell (for k-NN lower bounds).
-    private(set) var shell: [Double] = []
+    /// minX, maxX, minY, maxY, minZ, maxZ per cell (for k-NN lower bounds), `Earth.shell`
+    /// rounded outward to 32-bit floats.
+    private(set) var shell: [Float] = []
 
-    /// Leaf entries, a leaf's entries contiguous: Earth-centred point, exact point, row id.
+    /// Leaf entries, a leaf's entries contiguous: exact point and row id.
     private(set) var entry: [Entry] = []
     private(set) var open: [Bool] = []
+    /// Earth-centred point of each leaf entry rounded to 32-bit floats, x, y, z (metres; within
+    /// `Earth.floatPointError` of the exact one): what a k-NN query scans, 12 bytes an entry.
+    private(set) var xyz: [Float] = []
 
-    /// A leaf entry: its Earth-centred point (metres; what a k-NN query scans), its exact point
-    /// (degrees WGS84) and `stations.fid` (what it reads for the few that can be answers), side
-    /// by side so that they come from memory together.
+    /// A leaf entry: its exact point (degrees WGS84) and `stations.fid`.
     struct Entry {
-        var x: Double
-        var y: Double
-        var z: Double
         var lat: Double
         var lon: Double
         var fid: Int64
@@ -112,8 +111,8 @@ final class RTreeNodeCache {
                     let minX = Float(bitPattern: u32(o + 8)), maxX = Float(bitPattern: u32(o + 12))
                     let minY = Float(bitPattern: u32(o + 16)), maxY = Float(bitPattern: u32(o + 20))
                     box.append(contentsOf: [minX, maxX, minY, maxY])
-                    shell.append(contentsOf: Earth.shell(minLon: Double(minX), maxLon: Double(maxX),
-                                                         minLat: Double(minY), maxLat: Double(maxY)))
+                    let patch = Earth.shell(minLon: Double(minX), maxLon: Double(maxX), minLat: Double(minY), maxLat: Double(maxY))
+                    for (j, v) in patch.enumerated() { shell.append(j % 2 == 0 ? Earth.floatDown(v) : Earth.floatUp(v)) }
                 } else {
                     fids.append(id)
                 }
@@ -135,7 +134,8 @@ final class RTreeNodeCache {
             guard try s.step() else { continue }   // not in the table: nothing to answer
             let lon = s.double(0), lat = s.double(1), isOpen = s.int64(2) != 0
             let p = Earth.point(lat: lat, lon: lon)
-            entry.append(Entry(x: p.x, y: p.y, z: p.z, lat: lat, lon: lon, fid: fid))
+            entry.append(Entry(lat: lat, lon: lon, fid: fid))
+            xyz.append(Float(p.x)); xyz.append(Float(p.y)); xyz.append(Float(p.z))
             open.append(isOpen)
             everyOpen = everyOpen && isOpen
         }
