@@ -58,13 +58,11 @@ func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Do
 
 /// `eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--cap-full 2000] [--only knn]`
 ///
-/// `--only knn` runs the lean k-NN at `--k` alone (timed, verified, and the cost of the geodesic
-/// per call), for quick runs while working on it.
-///
 /// Times viewport (bbox) and k-nearest queries read from DIR/queries.bin (made by
 /// Scripts/bench/make_queries.py), lean and full-entry APIs, and checks the answers against the
 /// peers' references (DIR/bbox_ref.bin, DIR/knn_ref.bin) and a brute-force k-NN on `--verify`
-/// queries. Prints one JSON object. Run by Scripts/bench/bench.sh.
+/// queries. Prints one JSON object. Run by Scripts/bench/bench.sh. `--only knn` runs the lean
+/// k-NN at `--k` alone (timed, verified, and what its k geodesic distances cost alone).
 func runQueries(_ args: [String]) throws {
     let dir = option("queries", args)!
     let k = Int(option("k", args) ?? "10")!
@@ -93,37 +91,7 @@ func runQueries(_ args: [String]) throws {
     hits.reserveCapacity(4096)
     let nFull = min(n, capFull)
     if !knnOnly {
-    // Viewport, lean API.
-    func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
-    // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
-    var bbox = try store.readSnapshot {
-        try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                    { try store.stationHits(in: box(queries[$0]), into: &hits) })
-    }
-    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                                                  { try store.stationHits(in: box(queries[$0]), into: &hits) })
-    // Verification: every answer against the peers' reference (libspatialindex).
-    let ref = try readInt32s(dir + "/bbox_ref.bin")
-    var o = 0, mismatches = 0, totalHits = 0
-    var firstMismatch: Any = NSNull()
-    for (i, q) in queries.enumerated() {
-        try store.stationHits(in: box(q), into: &hits)
-        let got = hits.map { idOf[$0.fid] ?? -1 }.sorted()
-        let c = Int(ref[o]); let want = Array(ref[(o + 1)..<(o + 1 + c)]); o += 1 + c
-        totalHits += got.count
-        if got != want {
-            mismatches += 1
-            if mismatches == 1 { firstMismatch = ["query": i, "got": got.count, "want": want.count] }
-        }
-    }
-    bbox["verify"] = ["queries_compared": n, "mismatches": mismatches, "reference": "Rtree/libspatialindex ids",
-                      "first_mismatch": firstMismatch]
-    bbox["mean_hits"] = round2(Double(totalHits) / Double(n))
-    result["bbox_lean"] = bbox
-
-    // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
-    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
-                                      { _ = try store.stations(in: box(queries[$0])) })
+        try runViewports(store, queries, warm, dir: dir, idOf: idOf, nFull: nFull, hits: &hits, into: &result)
     }
 
     // Brute force for the verification sample.
@@ -187,6 +155,44 @@ func runQueries(_ args: [String]) throws {
                                            { _ = try store.nearest(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: k) })
     result["peak_rss_mb"] = round2(statusMB("VmHWM"))
     emit(result)
+}
+
+/// The viewport (bbox) part of `runQueries`: lean API (in a snapshot and without), checked
+/// against the peers' reference, and full entries on the first `nFull` queries.
+func runViewports(_ store: StationStore, _ queries: [Query], _ warm: [Query], dir: String, idOf: [Int64: Int32], nFull: Int,
+                  hits: inout [StationHit], into result: inout [String: Any]) throws {
+    let n = queries.count
+    // Viewport, lean API.
+    func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
+    // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
+    var bbox = try store.readSnapshot {
+        try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
+                    { try store.stationHits(in: box(queries[$0]), into: &hits) })
+    }
+    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
+                                                  { try store.stationHits(in: box(queries[$0]), into: &hits) })
+    // Verification: every answer against the peers' reference (libspatialindex).
+    let ref = try readInt32s(dir + "/bbox_ref.bin")
+    var o = 0, mismatches = 0, totalHits = 0
+    var firstMismatch: Any = NSNull()
+    for (i, q) in queries.enumerated() {
+        try store.stationHits(in: box(q), into: &hits)
+        let got = hits.map { idOf[$0.fid] ?? -1 }.sorted()
+        let c = Int(ref[o]); let want = Array(ref[(o + 1)..<(o + 1 + c)]); o += 1 + c
+        totalHits += got.count
+        if got != want {
+            mismatches += 1
+            if mismatches == 1 { firstMismatch = ["query": i, "got": got.count, "want": want.count] }
+        }
+    }
+    bbox["verify"] = ["queries_compared": n, "mismatches": mismatches, "reference": "Rtree/libspatialindex ids",
+                      "first_mismatch": firstMismatch]
+    bbox["mean_hits"] = round2(Double(totalHits) / Double(n))
+    result["bbox_lean"] = bbox
+
+    // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
+    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
+                                      { _ = try store.stations(in: box(queries[$0])) })
 }
 
 /// What the k geodesic distances of each answer cost alone (`Geodesic.distance` from the query
