@@ -103,7 +103,8 @@ extension StationStore {
     /// holds tree cells keyed by a lower bound of the distance to anything under them (the
     /// straight-line distance from the point, on the ellipsoid in Earth-centred coordinates, to
     /// a box holding the cell's surface patch, less 1 cm), leaf entries keyed by their chord
-    /// (less 1 cm), and entries keyed by their exact geodesic distance. An exact entry that
+    /// (from their point rounded to floats: less `Earth.floatPointError` and 1 cm), and
+    /// entries keyed by their exact geodesic distance. An exact entry that
     /// comes out of the queue is the next nearest: nothing left can be nearer. The geodesic's error
     /// (about 15 nm) and rounding are inside the 1 cm, so the bounds hold for the distances the
     /// brute force computes. The geodesic is thus computed only for entries whose chord could
