@@ -50,7 +50,7 @@ extension StationStore {
         let c = try currentNodeCache()
         var stack: [Int] = [0]
         while let h = stack.popLast() {
-            let level = c.level[h]
+            let level = c.level(h)
             guard level > 0 else { continue }
             for i in c.range(h) { stack.append(try c.child(ofCell: i, parentLevel: level)) }
         }
@@ -68,7 +68,7 @@ extension StationStore {
         defer { c.returnStack(stack) }
         stack.append(0)
         while let h32 = stack.popLast() {
-            let h = Int(h32), level = c.level[h]
+            let h = Int(h32), level = c.level(h)
             if level == 0 {
                 for i in c.range(h) {
                     let e = c.entry[i]
@@ -127,7 +127,7 @@ extension StationStore {
         // their squared distances): its entries give upper bounds of the k-th distance, so that
         // far cells and entries are never queued.
         var h = 0
-        var level = c.level[0]
+        var level = c.level(0)
         while level > 0 {
             let cells = c.range(h)
             let firstSibling = search.siblings.count
@@ -195,7 +195,7 @@ extension StationStore {
     private func expandLeaf(_ c: RTreeNodeCache, _ h: Int, q: (x: Double, y: Double, z: Double),
                             includeClosed: Bool, search: inout NearestSearch) {
         let entries = c.range(h)
-        let checkOpen = !includeClosed && !c.allOpen[h]
+        let checkOpen = !includeClosed && !c.allOpen(h)
         let slack = Earth.floatPointError
         search.chords.removeAll(keepingCapacity: true)
         c.xyz.withUnsafeBufferPointer { p in

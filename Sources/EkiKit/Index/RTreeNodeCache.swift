@@ -12,16 +12,20 @@ import Foundation
 /// version of the file (`Database.dataVersion()`); the store drops it when the file changes.
 ///
 /// Layout: flat arrays (struct of arrays), not one object per node. A node is a handle (its
-/// index in `level`/`first`/`count`); its cells (internal node) or entries (leaf) are a
+/// index in `node`); its cells (internal node) or entries (leaf) are a
 /// contiguous run of the cell or entry arrays, appended when the node is read, so that a query
 /// reads a node as one run of memory.
 final class RTreeNodeCache {
     /// Per node handle (the root is 0): its level (0 = leaf), the index of its first cell or
-    /// entry, how many, and for leaves whether every entry is open.
-    private(set) var level: [Int32] = []
-    private(set) var first: [Int32] = []
-    private(set) var count: [Int32] = []
-    private(set) var allOpen: [Bool] = []
+    /// entry, how many, and for leaves whether every entry is open (one record: one fetch).
+    private(set) var node: [NodeInfo] = []
+
+    struct NodeInfo {
+        var first: Int32
+        var count: Int32
+        var level: Int32
+        var allOpen: Bool
+    }
 
     /// Cells of internal nodes: the child's node number, its handle once read (-1 before).
     private(set) var childNode: [Int64] = []
@@ -64,9 +68,15 @@ final class RTreeNodeCache {
 
     /// The cells (internal node) or entries (leaf) of node `h`, as indices into the flat arrays.
     @inline(__always) func range(_ h: Int) -> Range<Int> {
-        let lo = Int(first[h])
-        return lo..<(lo + Int(count[h]))
+        let n = node[h]
+        return Int(n.first)..<(Int(n.first) + Int(n.count))
     }
+
+    /// The level of node `h` (0 = leaf).
+    @inline(__always) func level(_ h: Int) -> Int32 { node[h].level }
+
+    /// Whether every entry of leaf `h` is open.
+    @inline(__always) func allOpen(_ h: Int) -> Bool { node[h].allOpen }
 
     /// The handle of the node cell `cell` of a node at `parentLevel` points at, read when first
     /// reached. - Throws: `SQLiteError`, `StoreError.corruptRTree`.
@@ -97,10 +107,7 @@ final class RTreeNodeCache {
             let n = u16(2)
             guard 4 + n * 24 <= b.count else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is corrupt") }
             if nodeLevel > 0 {
-                level.append(nodeLevel)
-                first.append(Int32(childNode.count))
-                count.append(Int32(n))
-                allOpen.append(true)
+                node.append(NodeInfo(first: Int32(childNode.count), count: Int32(n), level: nodeLevel, allOpen: true))
             }
             for c in 0..<n {
                 let o = 4 + c * 24
@@ -120,7 +127,7 @@ final class RTreeNodeCache {
             return nodeLevel
         }
         if nodeLevel == 0 { try appendLeaf(fids) }
-        return level.count - 1
+        return node.count - 1
     }
 
     /// Appends a leaf with the entries of `fids` that are in `stations` (exact points, open flags).
@@ -139,9 +146,6 @@ final class RTreeNodeCache {
             open.append(isOpen)
             everyOpen = everyOpen && isOpen
         }
-        level.append(0)
-        first.append(Int32(start))
-        count.append(Int32(entry.count - start))
-        allOpen.append(everyOpen)
+        node.append(NodeInfo(first: Int32(start), count: Int32(entry.count - start), level: 0, allOpen: everyOpen))
     }
 }
