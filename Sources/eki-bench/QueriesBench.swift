@@ -56,17 +56,20 @@ func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Do
     return cands.prefix(k).map(\.fid)
 }
 
-/// `eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--cap-full 2000]`
+/// `eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--cap-full 2000] [--only knn]`
 ///
 /// Times viewport (bbox) and k-nearest queries read from DIR/queries.bin (made by
 /// Scripts/bench/make_queries.py), lean and full-entry APIs, and checks the answers against the
 /// peers' references (DIR/bbox_ref.bin, DIR/knn_ref.bin) and a brute-force k-NN on `--verify`
-/// queries. Prints one JSON object. Run by Scripts/bench/bench.sh.
+/// queries. Prints one JSON object. Run by Scripts/bench/bench.sh. `--only knn` runs the lean
+/// k-NN at `--k` alone (timed, verified, and `knnTimeSplit`).
 func runQueries(_ args: [String]) throws {
     let dir = option("queries", args)!
     let k = Int(option("k", args) ?? "10")!
     let nVerify = Int(option("verify", args) ?? "100")!
     let capFull = Int(option("cap-full", args) ?? "2000")!
+    let knnOnly = option("only", args) == "knn"
+    if let only = option("only", args), only != "knn" { throw BenchUsageError("queries: --only takes knn, not \(only)") }
     let store = try StationStore(path: option("db", args)!, readOnly: true)
     let (queries, warm) = try readQueries(dir)
     let n = queries.count
@@ -84,40 +87,12 @@ func runQueries(_ args: [String]) throws {
                             "rss_growth_mb": round2(statusMB("VmRSS") - rss0),
                             "note": "preloadSpatialIndex(): reads every R-tree node and leaf point into memory"]
 
-    // Viewport, lean API.
     var hits: [StationHit] = []
     hits.reserveCapacity(4096)
-    func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
-    // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
-    var bbox = try store.readSnapshot {
-        try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                    { try store.stationHits(in: box(queries[$0]), into: &hits) })
-    }
-    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                                                  { try store.stationHits(in: box(queries[$0]), into: &hits) })
-    // Verification: every answer against the peers' reference (libspatialindex).
-    let ref = try readInt32s(dir + "/bbox_ref.bin")
-    var o = 0, mismatches = 0, totalHits = 0
-    var firstMismatch: Any = NSNull()
-    for (i, q) in queries.enumerated() {
-        try store.stationHits(in: box(q), into: &hits)
-        let got = hits.map { idOf[$0.fid] ?? -1 }.sorted()
-        let c = Int(ref[o]); let want = Array(ref[(o + 1)..<(o + 1 + c)]); o += 1 + c
-        totalHits += got.count
-        if got != want {
-            mismatches += 1
-            if mismatches == 1 { firstMismatch = ["query": i, "got": got.count, "want": want.count] }
-        }
-    }
-    bbox["verify"] = ["queries_compared": n, "mismatches": mismatches, "reference": "Rtree/libspatialindex ids",
-                      "first_mismatch": firstMismatch]
-    bbox["mean_hits"] = round2(Double(totalHits) / Double(n))
-    result["bbox_lean"] = bbox
-
-    // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
     let nFull = min(n, capFull)
-    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
-                                      { _ = try store.stations(in: box(queries[$0])) })
+    if !knnOnly {
+        try runViewports(store, queries, warm, dir: dir, idOf: idOf, nFull: nFull, hits: &hits, into: &result)
+    }
 
     // Brute force for the verification sample.
     var all: [(fid: Int64, lat: Double, lon: Double, xyz: (Double, Double, Double))] = []
@@ -130,7 +105,7 @@ func runQueries(_ args: [String]) throws {
     }
 
     let knnRef = try readInt32s(dir + "/knn_ref.bin")
-    for kk in [1, k, 100] where result["knn_lean_k\(kk)"] == nil {
+    for kk in (knnOnly ? [k] : [1, k, 100]) where result["knn_lean_k\(kk)"] == nil {
         var st = try store.readSnapshot {
             try measure(n, warmup: warm.count,
                         { try store.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
@@ -167,7 +142,12 @@ func runQueries(_ args: [String]) throws {
             st["agreement_with_ckdtree"] = ["queries": n, "same_ordered_list": sameList, "same_set": sameSet,
                                             "note": "cKDTree orders by great-circle distance on a sphere; eki by the WGS84 ellipsoid"]
         }
+        if kk == k { st["time_split"] = try knnTimeSplit(store, queries, k: k, hits: &hits) }
         result["knn_lean_k\(kk)"] = st
+    }
+    guard !knnOnly else {
+        result["peak_rss_mb"] = round2(statusMB("VmHWM"))
+        return emit(result)
     }
     // The full-entry API (StationDistance with whole rows), k = 10, first capFull queries.
     result["knn_full_k\(k)"] = try measure(nFull, warmup: warm.count,
@@ -175,4 +155,67 @@ func runQueries(_ args: [String]) throws {
                                            { _ = try store.nearest(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: k) })
     result["peak_rss_mb"] = round2(statusMB("VmHWM"))
     emit(result)
+}
+
+/// The viewport (bbox) part of `runQueries`: lean API (in a snapshot and without), checked
+/// against the peers' reference, and full entries on the first `nFull` queries.
+func runViewports(_ store: StationStore, _ queries: [Query], _ warm: [Query], dir: String, idOf: [Int64: Int32], nFull: Int,
+                  hits: inout [StationHit], into result: inout [String: Any]) throws {
+    let n = queries.count
+    // Viewport, lean API.
+    func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
+    // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
+    var bbox = try store.readSnapshot {
+        try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
+                    { try store.stationHits(in: box(queries[$0]), into: &hits) })
+    }
+    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
+                                                  { try store.stationHits(in: box(queries[$0]), into: &hits) })
+    // Verification: every answer against the peers' reference (libspatialindex).
+    let ref = try readInt32s(dir + "/bbox_ref.bin")
+    var o = 0, mismatches = 0, totalHits = 0
+    var firstMismatch: Any = NSNull()
+    for (i, q) in queries.enumerated() {
+        try store.stationHits(in: box(q), into: &hits)
+        let got = hits.map { idOf[$0.fid] ?? -1 }.sorted()
+        let c = Int(ref[o]); let want = Array(ref[(o + 1)..<(o + 1 + c)]); o += 1 + c
+        totalHits += got.count
+        if got != want {
+            mismatches += 1
+            if mismatches == 1 { firstMismatch = ["query": i, "got": got.count, "want": want.count] }
+        }
+    }
+    bbox["verify"] = ["queries_compared": n, "mismatches": mismatches, "reference": "Rtree/libspatialindex ids",
+                      "first_mismatch": firstMismatch]
+    bbox["mean_hits"] = round2(Double(totalHits) / Double(n))
+    result["bbox_lean"] = bbox
+
+    // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
+    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
+                                      { _ = try store.stations(in: box(queries[$0])) })
+}
+
+/// Where a k-NN query's time goes, per query (p50 over the query set, µs): the query as timed
+/// (`first`), the same query again at once (its nodes and entries now in the CPU caches:
+/// `repeat`), and the k geodesic distances of its answer alone (`Geodesic.distance` from the
+/// point to each answer: the floor under a query that reports exact distances). `first` less
+/// `repeat` is what fetching the nodes from memory costs.
+func knnTimeSplit(_ store: StationStore, _ queries: [Query], k: Int, hits: inout [StationHit]) throws -> [String: Any] {
+    var first: [Double] = [], again: [Double] = [], geodesics: [Double] = []
+    var sum = 0.0
+    for q in queries {
+        let p = Coordinate(lat: q.lat, lon: q.lon)
+        var t = now()
+        try store.nearestHits(to: p, k: k, into: &hits)
+        first.append(Double(now() - t) / 1000)
+        t = now()
+        try store.nearestHits(to: p, k: k, into: &hits)
+        again.append(Double(now() - t) / 1000)
+        t = now()
+        for h in hits { sum += try Geodesic.distance(p, h.coordinate) }
+        geodesics.append(Double(now() - t) / 1000)
+    }
+    return ["p50_first_us": round2(percentile(first.sorted(), 50)), "p50_repeat_us": round2(percentile(again.sorted(), 50)),
+            "p50_k_geodesics_alone_us": round2(percentile(geodesics.sorted(), 50)),
+            "mean_answer_distance_m": round2(sum / Double(max(1, queries.count * k)))]
 }

@@ -3,7 +3,7 @@
 //
 //   eki-bench import  --csv P.csv --db D.gpkg [--rtree packed|row-by-row]  (bench.sh; ImportBench.swift)
 //   eki-bench rtree   --db D.gpkg                                         (bench.sh; RTreeBench.swift)
-//   eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100]   (bench.sh; QueriesBench.swift)
+//   eki-bench queries --db D.gpkg --queries DIR [--k 10] [--verify 100] [--only knn]  (bench.sh; QueriesBench.swift)
 //   eki-bench osm     FILE.osm[.pbf] [--runs 3] [--bytes N]    (bench.sh, bench-osm.sh; OSMBench.swift)
 //   eki-bench search  --db D.gpkg --queries FILE [...]         (bench-search.sh; SearchBench.swift)
 //   eki-bench render  --db D.gpkg [--runs 5]                   (bench-render.sh; RenderBench.swift)

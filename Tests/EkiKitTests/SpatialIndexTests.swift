@@ -199,6 +199,36 @@ import EkiTestSupport
         }
     }
 
+    /// The k-NN scans Earth-centred points rounded to 32-bit floats and shell boxes rounded
+    /// outward: each rounded point lies within `Earth.floatPointError` of the exact one, and
+    /// the rounded boxes still hold their patches.
+    @Test func floatPointsAndShellsKeepTheirBounds() {
+        var rng = SplitMix64(state: 3)
+        var worst = 0.0
+        for i in 0..<20_000 {
+            let lat = i < 4 ? [-90.0, 90, 0, 35.681][i] : Double.random(in: -90...90, using: &rng)
+            let lon = Double.random(in: -180...180, using: &rng)
+            let p = Earth.point(lat: lat, lon: lon)
+            let dx = Double(Float(p.x)) - p.x, dy = Double(Float(p.y)) - p.y, dz = Double(Float(p.z)) - p.z
+            worst = max(worst, (dx * dx + dy * dy + dz * dz).squareRoot())
+        }
+        #expect(worst > 0.1 && worst < Earth.floatPointError, "worst rounding \(worst) m")
+        for v in [0.0, 1e-3, -1e-3, 6_378_137.0, -6_378_137.0, 4_194_304.1, 123_456.789, -0.01] {
+            #expect(Double(Earth.floatDown(v)) <= v && Double(Earth.floatUp(v)) >= v, "\(v)")
+            #expect(Double(Earth.floatUp(v)) - Double(Earth.floatDown(v)) <= Double(Float(v).ulp) * 2)
+        }
+        // A box on a point: the squared distance from that point is 0, and from 1 km east about 1 km².
+        let s = Earth.shell(minLon: 139.767, maxLon: 139.767, minLat: 35.681, maxLat: 35.681)
+        let f = s.enumerated().map { $0.offset % 2 == 0 ? Earth.floatDown($0.element) : Earth.floatUp($0.element) }
+        let q = Earth.point(lat: 35.681, lon: 139.767)
+        f.withUnsafeBufferPointer { b in
+            #expect(Earth.squaredDistance(q, b, 0) == 0)
+            let east = Earth.point(lat: 35.681, lon: 139.767 + 1 / (111.32 * cos(35.681 * .pi / 180)))
+            let d = Earth.lowerBound(squared: Earth.squaredDistance(east, b, 0))
+            #expect(d > 997 && d < 1_001, "\(d) m")
+        }
+    }
+
     @Test func jsonArraysMatchJSONSerialization() {
         for a in [[], ["東京"], ["a/b", "c"], ["q\"x"], ["b\\s"], ["tab\t"], ["\u{2028}x", "😀"], [""]] as [[String]] {
             #expect(JSONText.encodeStrings(a) == JSONText.slowEncode(a))

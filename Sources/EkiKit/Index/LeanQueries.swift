@@ -43,16 +43,16 @@ extension StationStore {
     }
 
     /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
-    /// wait for SQLite (about 1 s and 75 MB for 1M entries). Optional: queries read what they
-    /// need on their own.
+    /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
+    /// their own.
     /// - Throws: `SQLiteError`.
     public func preloadSpatialIndex() throws {
         let c = try currentNodeCache()
-        var stack: [Int32] = [0]
+        var stack: [Int] = [0]
         while let h = stack.popLast() {
-            let node = c.nodes[Int(h)]
-            guard node.level > 0 else { continue }
-            for i in node.childNode.indices { stack.append(try c.child(of: node, i)) }
+            let level = c.level(h)
+            guard level > 0 else { continue }
+            for i in c.range(h) { stack.append(try c.child(ofCell: i, parentLevel: level)) }
         }
     }
 
@@ -67,22 +67,21 @@ extension StationStore {
         var stack = c.takeStack()
         defer { c.returnStack(stack) }
         stack.append(0)
-        while let h = stack.popLast() {
-            let node = c.nodes[Int(h)]
-            if node.level == 0 {
-                for i in node.fid.indices {
-                    let lon = node.lon[i], lat = node.lat[i]
-                    if lon >= minLon && lon <= maxLon && lat >= minLat && lat <= maxLat && (includeClosed || node.open[i]) {
-                        hits.append(StationHit(fid: node.fid[i], coordinate: Coordinate(lat: lat, lon: lon)))
+        while let h32 = stack.popLast() {
+            let h = Int(h32), level = c.level(h)
+            if level == 0 {
+                for i in c.range(h) {
+                    let e = c.entry[i]
+                    if e.lon >= minLon && e.lon <= maxLon && e.lat >= minLat && e.lat <= maxLat && (includeClosed || c.open[i]) {
+                        hits.append(StationHit(fid: e.fid, coordinate: Coordinate(lat: e.lat, lon: e.lon)))
                     }
                 }
             } else {
-                try node.box.withUnsafeBufferPointer { b in
-                    for i in node.childNode.indices {
-                        let o = 4 * i
-                        if Double(b[o]) <= maxLon && Double(b[o + 1]) >= minLon && Double(b[o + 2]) <= maxLat && Double(b[o + 3]) >= minLat {
-                            stack.append(try c.child(of: node, i))
-                        }
+                for i in c.range(h) {
+                    let o = 4 * i
+                    if Double(c.box[o]) <= maxLon && Double(c.box[o + 1]) >= minLon
+                        && Double(c.box[o + 2]) <= maxLat && Double(c.box[o + 3]) >= minLat {
+                        stack.append(Int32(try c.child(ofCell: i, parentLevel: level)))
                     }
                 }
             }
@@ -101,17 +100,21 @@ extension StationStore {
     /// brute-force scan.
     ///
     /// Best-first search (Hjaltason & Samet's incremental nearest neighbour): one priority queue
-    /// holds tree nodes keyed by a lower bound of the distance to anything under them (the
+    /// holds tree cells keyed by a lower bound of the distance to anything under them (the
     /// straight-line distance from the point, on the ellipsoid in Earth-centred coordinates, to
-    /// a box holding the node's surface patch, less 1 cm), leaf entries keyed by their chord
-    /// (less 1 cm), and entries keyed by their exact geodesic distance. An exact entry that
+    /// a box holding the cell's surface patch, less 1 cm), leaf entries keyed by their chord
+    /// (from their point rounded to floats: less `Earth.floatPointError` and 1 cm), and
+    /// entries keyed by their exact geodesic distance. An exact entry that
     /// comes out of the queue is the next nearest: nothing left can be nearer. The geodesic's error
     /// (about 15 nm) and rounding are inside the 1 cm, so the bounds hold for the distances the
-    /// brute force computes. Entries tied at equal distance are ordered by key (read only then).
+    /// brute force computes. The geodesic is thus computed only for entries whose chord could
+    /// put them among the `k` (about k + 1 per query). Entries tied at equal distance are
+    /// ordered by key (read only then).
     /// The search first descends straight to the leaf nearest the point; from then on the k
     /// smallest chords of the entries seen bound the k-th distance from above
-    /// (`Earth.geodesicUpperBound`), and nodes or entries whose lower bound exceeds it are not
-    /// queued.
+    /// (`Earth.geodesicUpperBound`), and cells or entries whose lower bound exceeds it are not
+    /// queued. Scratch storage is reused between queries: a warm query allocates only when
+    /// `hits` has to grow.
     /// - Throws: `SQLiteError` when a node has to be read and cannot be.
     public func nearestHits(to point: Coordinate, k: Int, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
         hits.removeAll(keepingCapacity: true)
@@ -120,54 +123,61 @@ extension StationStore {
         let q = Earth.point(lat: point.lat, lon: point.lon)
         var search = c.takeSearch(k: k)
         defer { c.returnSearch(search) }
-        // First the path to the leaf nearest the point (each level's other children are kept
-        // with their bounds): its entries give upper bounds of the k-th distance, so that far
-        // nodes and entries are never queued.
-        var h: Int32 = 0
-        var node = c.nodes[0]
-        while node.level > 0 {
-            let first = search.siblings.count
-            var best = -1, bestBound = Double.infinity
-            node.shell.withUnsafeBufferPointer { s in
-                for i in 0..<(s.count / 6) {
-                    let lb = Earth.lowerBound(q, s, 6 * i)
-                    search.siblings.append(.init(key: lb, node: h, item: Int32(i), kind: .node))
-                    if lb < bestBound { bestBound = lb; best = i }
+        // First the path to the leaf nearest the point (each level's other cells are kept with
+        // their squared distances): its entries give upper bounds of the k-th distance, so that
+        // far cells and entries are never queued.
+        var h = 0
+        var level = c.level(0)
+        while level > 0 {
+            let cells = c.range(h)
+            let firstSibling = search.siblings.count
+            var best = -1, bestD2 = Double.infinity
+            c.shell.withUnsafeBufferPointer { s in
+                for i in cells {
+                    let d2 = Earth.squaredDistance(q, s, 6 * i)
+                    search.siblings.append(.init(key: d2, index: Int32(i), kind: .node, level: UInt8(level - 1)))
+                    if d2 < bestD2 { bestD2 = d2; best = i }
                 }
             }
-            guard best >= 0 else { break }
-            search.siblings.remove(at: first + best)
-            h = try c.child(of: node, best)
-            node = c.nodes[Int(h)]
+            guard best >= 0 else { break }   // an empty node (an empty tree's root)
+            search.siblings.swapAt(firstSibling + best - cells.lowerBound, search.siblings.count - 1)
+            search.siblings.removeLast()
+            h = try c.child(ofCell: best, parentLevel: level)
+            level -= 1
         }
-        if node.level == 0 { expandLeaf(node, handle: h, q: q, includeClosed: includeClosed, search: &search) }
-        let firstBound = search.bound
-        for s in search.siblings where s.key <= firstBound { search.heap.push(s) }
+        if level == 0 { expandLeaf(c, h, q: q, includeClosed: includeClosed, search: &search) }
+        let firstLimit = Earth.squaredLimit(search.bound)
+        for var s in search.siblings where s.key <= firstLimit {
+            s.key = Earth.lowerBound(squared: s.key)
+            search.heap.push(s)
+        }
         var kth = Double.infinity
         while let top = search.heap.peek() {
             if hits.count >= k && top.key > kth { break }
             search.heap.pop()
-            let node = c.nodes[Int(top.node)]
+            let i = Int(top.index)
             switch top.kind {
             case .exact:
-                let i = Int(top.item)
-                hits.append(StationHit(fid: node.fid[i], coordinate: Coordinate(lat: node.lat[i], lon: node.lon[i]), distance: top.key))
+                let e = c.entry[i]
+                hits.append(StationHit(fid: e.fid, coordinate: Coordinate(lat: e.lat, lon: e.lon), distance: top.key))
                 if hits.count == k { kth = top.key }
             case .entry:
-                let i = Int(top.item)
-                let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: node.lat[i], lon2: node.lon[i])
-                search.heap.push(.init(key: d, node: top.node, item: top.item, kind: .exact))
+                let e = c.entry[i]
+                let d = Geodesic.distance(validLat1: point.lat, lon1: point.lon, lat2: e.lat, lon2: e.lon)
+                search.heap.push(.init(key: d, index: top.index, kind: .exact, level: 0))
             case .node:
-                let h = try c.child(of: node, Int(top.item))
-                let child = c.nodes[Int(h)]
-                if child.level == 0 {
-                    expandLeaf(child, handle: h, q: q, includeClosed: includeClosed, search: &search)
+                let child = try c.child(ofCell: i, parentLevel: Int32(top.level) + 1)
+                if top.level == 0 {
+                    expandLeaf(c, child, q: q, includeClosed: includeClosed, search: &search)
                 } else {
-                    let bound = min(search.bound, kth)
-                    child.shell.withUnsafeBufferPointer { s in
-                        for i in 0..<(s.count / 6) {
-                            let lb = Earth.lowerBound(q, s, 6 * i)
-                            if lb <= bound { search.heap.push(.init(key: lb, node: h, item: Int32(i), kind: .node)) }
+                    let limit = Earth.squaredLimit(min(search.bound, kth))
+                    let cells = c.range(child)
+                    c.shell.withUnsafeBufferPointer { s in
+                        for j in cells {
+                            let d2 = Earth.squaredDistance(q, s, 6 * j)
+                            if d2 <= limit {
+                                search.heap.push(.init(key: Earth.lowerBound(squared: d2), index: Int32(j), kind: .node, level: top.level - 1))
+                            }
                         }
                     }
                 }
@@ -177,24 +187,33 @@ extension StationStore {
         if hits.count > k { hits.removeSubrange(k...) }
     }
 
-    /// Queues the (open) entries of a leaf by their chord (less 1 cm), after offering the chords
-    /// to the k-th distance bound.
-    private func expandLeaf(_ leaf: RTreeNodeCache.Node, handle: Int32, q: (x: Double, y: Double, z: Double),
+    /// Queues the (open) entries of leaf `h` by a lower bound of their distance (the chord from
+    /// their float point, less its error and 1 cm), after offering upper bounds (the chord plus
+    /// that error) to the k-th distance bound. Reads each queued entry's record once, so that
+    /// the memory of the few that come out of the queue is already being fetched.
+    @inline(__always)
+    private func expandLeaf(_ c: RTreeNodeCache, _ h: Int, q: (x: Double, y: Double, z: Double),
                             includeClosed: Bool, search: inout NearestSearch) {
-        let open = leaf.open
-        leaf.xyz.withUnsafeBufferPointer { p in
-            let n = p.count / 3
-            search.chords.removeAll(keepingCapacity: true)
-            for i in 0..<n {
-                let dx = p[3 * i] - q.x, dy = p[3 * i + 1] - q.y, dz = p[3 * i + 2] - q.z
+        let entries = c.range(h)
+        let checkOpen = !includeClosed && !c.allOpen(h)
+        let slack = Earth.floatPointError
+        search.chords.removeAll(keepingCapacity: true)
+        c.xyz.withUnsafeBufferPointer { p in
+            for i in entries {
+                let dx = Double(p[3 * i]) - q.x, dy = Double(p[3 * i + 1]) - q.y, dz = Double(p[3 * i + 2]) - q.z
                 let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
                 search.chords.append(chord)
-                if includeClosed || open[i] { search.offer(chord) }
+                if !checkOpen || c.open[i] { search.offer(chord + slack) }
             }
-            let bound = search.bound
-            for i in 0..<n where includeClosed || open[i] {
-                let lb = search.chords[i] - 0.01
-                if lb <= bound { search.heap.push(.init(key: lb, node: handle, item: Int32(i), kind: .entry)) }
+        }
+        let bound = search.bound
+        c.entry.withUnsafeBufferPointer { e in
+            for (j, chord) in search.chords.enumerated() where chord - slack - 0.01 <= bound {
+                let i = entries.lowerBound + j
+                if !checkOpen || c.open[i] {
+                    search.heap.push(.init(key: chord - slack - 0.01, index: Int32(i), kind: .entry, level: 0))
+                    search.fetched &+= e[i].fid
+                }
             }
         }
     }
@@ -235,11 +254,12 @@ struct NearestHeap {
     enum Kind: UInt8 { case node, entry, exact }
     struct Item {
         var key: Double
-        /// Cache handle of the node (for `.node` items: the parent; `item` is the child cell,
-        /// or -1 for the root itself).
-        var node: Int32
-        var item: Int32
+        /// A cell (`.node`) or a leaf entry (`.entry`, `.exact`): its index in the cache's
+        /// flat arrays.
+        var index: Int32
         var kind: Kind
+        /// For `.node`: the level of the node the cell points at.
+        var level: UInt8
     }
     var items: [Item] = []
 
@@ -302,6 +322,9 @@ struct NearestSearch {
     var heap = NearestHeap()
     var siblings: [NearestHeap.Item] = []
     var chords: [Double] = []
+    /// A sum of the row ids of queued entries: reading them starts fetching their records
+    /// while the search goes on (its value is not used).
+    var fetched: Int64 = 0
     private var upper: [Double] = []
     private var k = 0
 

@@ -8,38 +8,57 @@ import Foundation
 /// It answers what the SQL R-tree query answers: the tree's 32-bit boxes are only a filter and
 /// the exact coordinates decide. A process that asks one question reads a handful of nodes (a
 /// cold `eki bbox` reads ~10); one that asks thousands ends up holding the whole tree (for 1M
-/// entries about 75 MB: 24 bytes per tree cell plus 49 per leaf entry). It is valid for one
+/// entries about 40 MB: 52 bytes per internal cell plus 37 per leaf entry). It is valid for one
 /// version of the file (`Database.dataVersion()`); the store drops it when the file changes.
+///
+/// Layout: flat arrays (struct of arrays), not one object per node. A node is a handle (its
+/// index in `node`); its cells (internal node) or entries (leaf) are a
+/// contiguous run of the cell or entry arrays, appended when the node is read, so that a query
+/// reads a node as one run of memory.
 final class RTreeNodeCache {
-    /// One node. Internal nodes fill the `child…`/`box`/`shell` arrays, leaves the rest.
-    final class Node {
-        let level: Int
-        var childNode: [Int64] = []
-        var childHandle: [Int32] = []
-        /// 32-bit boxes of the children: minX, maxX, minY, maxY per cell.
-        var box: [Float] = []
-        /// Earth-centred boxes (metres) holding the surface patch of each child's box:
-        /// minX, maxX, minY, maxY, minZ, maxZ per cell (for k-NN lower bounds).
-        var shell: [Double] = []
-        var fid: [Int64] = []
-        var lon: [Double] = []
-        var lat: [Double] = []
-        var open: [Bool] = []
-        /// Earth-centred point of each leaf entry, x, y, z (metres).
-        var xyz: [Double] = []
+    /// Per node handle (the root is 0): its level (0 = leaf), the index of its first cell or
+    /// entry, how many, and for leaves whether every entry is open (one record: one fetch).
+    private(set) var node: [NodeInfo] = []
 
-        init(level: Int) { self.level = level }
+    struct NodeInfo {
+        var first: Int32
+        var count: Int32
+        var level: Int32
+        var allOpen: Bool
+    }
+
+    /// Cells of internal nodes: the child's node number, its handle once read (-1 before).
+    private(set) var childNode: [Int64] = []
+    private(set) var childHandle: [Int32] = []
+    /// 32-bit boxes of the cells: minX, maxX, minY, maxY per cell.
+    private(set) var box: [Float] = []
+    /// Earth-centred boxes (metres) holding the surface patch of each cell's box:
+    /// minX, maxX, minY, maxY, minZ, maxZ per cell (for k-NN lower bounds), `Earth.shell`
+    /// rounded outward to 32-bit floats.
+    private(set) var shell: [Float] = []
+
+    /// Leaf entries, a leaf's entries contiguous: exact point and row id.
+    private(set) var entry: [Entry] = []
+    private(set) var open: [Bool] = []
+    /// Earth-centred point of each leaf entry rounded to 32-bit floats, x, y, z (metres; within
+    /// `Earth.floatPointError` of the exact one): what a k-NN query scans, 12 bytes an entry.
+    private(set) var xyz: [Float] = []
+
+    /// A leaf entry: its exact point (degrees WGS84) and `stations.fid`.
+    struct Entry {
+        var lat: Double
+        var lon: Double
+        var fid: Int64
     }
 
     let db: Database
     let table: String
     let dataVersion: UInt32
-    private(set) var nodes: [Node] = []
     /// Scratch storage reused by queries.
     var spareSearch: NearestSearch?
     var spareStack: [Int32]?
 
-    /// Reads the root. - Throws: `SQLiteError`.
+    /// Reads the root. - Throws: `SQLiteError`, `StoreError.corruptRTree`.
     init(db: Database, table: String) throws {
         self.db = db
         self.table = table
@@ -47,149 +66,86 @@ final class RTreeNodeCache {
         _ = try load(nodeno: 1, level: nil)
     }
 
-    var root: Node { nodes[0] }
+    /// The cells (internal node) or entries (leaf) of node `h`, as indices into the flat arrays.
+    @inline(__always) func range(_ h: Int) -> Range<Int> {
+        let n = node[h]
+        return Int(n.first)..<(Int(n.first) + Int(n.count))
+    }
 
-    /// The node a child cell points at, read when first reached.
-    @inline(__always) func child(of parent: Node, _ i: Int) throws -> Int32 {
-        let h = parent.childHandle[i]
-        if h >= 0 { return h }
-        let loaded = try load(nodeno: parent.childNode[i], level: parent.level - 1)
-        parent.childHandle[i] = loaded
+    /// The level of node `h` (0 = leaf).
+    @inline(__always) func level(_ h: Int) -> Int32 { node[h].level }
+
+    /// Whether every entry of leaf `h` is open.
+    @inline(__always) func allOpen(_ h: Int) -> Bool { node[h].allOpen }
+
+    /// The handle of the node cell `cell` of a node at `parentLevel` points at, read when first
+    /// reached. - Throws: `SQLiteError`, `StoreError.corruptRTree`.
+    @inline(__always) func child(ofCell cell: Int, parentLevel: Int32) throws -> Int {
+        let h = childHandle[cell]
+        if h >= 0 { return Int(h) }
+        let loaded = try load(nodeno: childNode[cell], level: parentLevel - 1)
+        childHandle[cell] = Int32(loaded)
         return loaded
     }
 
-    private func load(nodeno: Int64, level: Int?) throws -> Int32 {
+    private func load(nodeno: Int64, level known: Int32?) throws -> Int {
         let s = try db.cached("SELECT data FROM \"\(table)_node\" WHERE nodeno = ?")
         s.bind(nodeno, at: 1)
         defer { s.reset() }
         guard try s.step() else {
             throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is missing")
         }
-        let node: Node = try s.withBlob(0) { b in
+        var fids: [Int64] = []
+        let nodeLevel: Int32 = try s.withBlob(0) { b in
             guard b.count >= 4 else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is too short") }
             func u16(_ o: Int) -> Int { Int(b[o]) << 8 | Int(b[o + 1]) }
             func u32(_ o: Int) -> UInt32 {
                 UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
             }
-            let node = Node(level: level ?? u16(0))
+            // Only the root holds the depth (SQLite's R-tree format); children are one level down.
+            let nodeLevel = known ?? Int32(u16(0))
             let n = u16(2)
             guard 4 + n * 24 <= b.count else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is corrupt") }
+            if nodeLevel > 0 {
+                node.append(NodeInfo(first: Int32(childNode.count), count: Int32(n), level: nodeLevel, allOpen: true))
+            }
             for c in 0..<n {
                 let o = 4 + c * 24
                 let id = Int64(bitPattern: UInt64(u32(o)) << 32 | UInt64(u32(o + 4)))
-                if node.level > 0 {
-                    node.childNode.append(id)
-                    node.childHandle.append(-1)
-                    let box = (Float(bitPattern: u32(o + 8)), Float(bitPattern: u32(o + 12)),
-                               Float(bitPattern: u32(o + 16)), Float(bitPattern: u32(o + 20)))
-                    node.box.append(contentsOf: [box.0, box.1, box.2, box.3])
-                    node.shell.append(contentsOf: Earth.shell(minLon: Double(box.0), maxLon: Double(box.1),
-                                                              minLat: Double(box.2), maxLat: Double(box.3)))
+                if nodeLevel > 0 {
+                    childNode.append(id)
+                    childHandle.append(-1)
+                    let minX = Float(bitPattern: u32(o + 8)), maxX = Float(bitPattern: u32(o + 12))
+                    let minY = Float(bitPattern: u32(o + 16)), maxY = Float(bitPattern: u32(o + 20))
+                    box.append(contentsOf: [minX, maxX, minY, maxY])
+                    let patch = Earth.shell(minLon: Double(minX), maxLon: Double(maxX), minLat: Double(minY), maxLat: Double(maxY))
+                    for (j, v) in patch.enumerated() { shell.append(j % 2 == 0 ? Earth.floatDown(v) : Earth.floatUp(v)) }
                 } else {
-                    node.fid.append(id)
+                    fids.append(id)
                 }
             }
-            return node
+            return nodeLevel
         }
-        if node.level == 0 { try fillLeaf(node) }
-        nodes.append(node)
-        return Int32(nodes.count - 1)
+        if nodeLevel == 0 { try appendLeaf(fids) }
+        return node.count - 1
     }
 
-    private func fillLeaf(_ node: Node) throws {
+    /// Appends a leaf with the entries of `fids` that are in `stations` (exact points, open flags).
+    private func appendLeaf(_ fids: [Int64]) throws {
         let s = try db.cached("SELECT lon, lat, open FROM stations WHERE fid = ?")
-        var kept: [Int64] = []
-        for fid in node.fid {
+        let start = entry.count
+        var everyOpen = true
+        for fid in fids {
             s.bind(fid, at: 1)
             defer { s.reset() }
             guard try s.step() else { continue }   // not in the table: nothing to answer
-            let lon = s.double(0), lat = s.double(1)
-            kept.append(fid)
-            node.lon.append(lon)
-            node.lat.append(lat)
-            node.open.append(s.int64(2) != 0)
+            let lon = s.double(0), lat = s.double(1), isOpen = s.int64(2) != 0
             let p = Earth.point(lat: lat, lon: lon)
-            node.xyz.append(contentsOf: [p.x, p.y, p.z])
+            entry.append(Entry(lat: lat, lon: lon, fid: fid))
+            xyz.append(Float(p.x)); xyz.append(Float(p.y)); xyz.append(Float(p.z))
+            open.append(isOpen)
+            everyOpen = everyOpen && isOpen
         }
-        node.fid = kept
-    }
-}
-
-/// Earth-centred, Earth-fixed coordinates on the WGS84 ellipsoid, for lower bounds of geodesic
-/// distance: the straight line between two surface points is never longer than a path on the
-/// surface, so the chord (and the distance to a box holding a surface patch) bounds the geodesic
-/// distance from below.
-enum Earth {
-    static let a = Geodesic.a
-    static let e2 = Geodesic.f * (2 - Geodesic.f)
-
-    /// The point at latitude/longitude (degrees) on the ellipsoid, metres.
-    @inline(__always) static func point(lat: Double, lon: Double) -> (x: Double, y: Double, z: Double) {
-        let phi = lat * .pi / 180, lam = lon * .pi / 180
-        let sp = sin(phi), cp = cos(phi)
-        let n = a / (1 - e2 * sp * sp).squareRoot()
-        return (n * cp * cos(lam), n * cp * sin(lam), n * (1 - e2) * sp)
-    }
-
-    /// The straight-line distance (metres, less 1 cm) from `q` to the box at offset `o` of a
-    /// `Node.shell` array: a lower bound of the geodesic distance to anything inside.
-    @inline(__always) static func lowerBound(_ q: (x: Double, y: Double, z: Double), _ s: UnsafeBufferPointer<Double>, _ o: Int) -> Double {
-        let dx = max(s[o] - q.x, 0, q.x - s[o + 1])
-        let dy = max(s[o + 2] - q.y, 0, q.y - s[o + 3])
-        let dz = max(s[o + 4] - q.z, 0, q.z - s[o + 5])
-        return (dx * dx + dy * dy + dz * dz).squareRoot() - 0.01
-    }
-
-    /// The smallest radius of curvature of the ellipsoid, b²/a (along the meridian at the
-    /// equator), metres.
-    static let minRadius = a * (1 - Geodesic.f) * (1 - Geodesic.f)
-
-    /// An upper bound of the geodesic distance (metres) between two surface points `chord`
-    /// metres apart in a straight line. A geodesic bends (in space) no more than the surface
-    /// does, at most 1/minRadius, so by Schur's comparison theorem its chord is at least that of
-    /// a circle arc of the same length s and radius minRadius: chord ≥ 2R sin(s / 2R), i.e.
-    /// s ≤ 2R asin(chord / 2R) (for s ≤ πR: chords up to 10,000 km; beyond, ∞). Widened by
-    /// 1e-9 relative and 1 cm for rounding and the geodesic's own error.
-    static func geodesicUpperBound(chord: Double) -> Double {
-        guard chord < 1e7 else { return .infinity }
-        return 2 * minRadius * asin(chord / (2 * minRadius)) * (1 + 1e-9) + 0.01
-    }
-
-    /// Distance from the parallel's radius N·cosφ and height N(1−e²)sinφ at latitude φ.
-    @inline(__always) static func radiusAndHeight(_ lat: Double) -> (r: Double, z: Double) {
-        let phi = lat * .pi / 180
-        let sp = sin(phi), cp = cos(phi)
-        let n = a / (1 - e2 * sp * sp).squareRoot()
-        return (n * cp, n * (1 - e2) * sp)
-    }
-
-    /// An axis-aligned box (minX, maxX, minY, maxY, minZ, maxZ; metres, widened by 1 cm) that
-    /// holds every surface point with latitude and longitude in the given ranges (degrees).
-    /// The parallel's radius N·cosφ shrinks as |φ| grows and the height N(1−e²)sinφ grows with
-    /// φ; x = r·cosλ and y = r·sinλ are bilinear in (r, cosλ) and (r, sinλ), so their extremes
-    /// lie at the range ends, where cos and sin reach ±1 inside the longitude range included.
-    static func shell(minLon: Double, maxLon: Double, minLat: Double, maxLat: Double) -> [Double] {
-        let lo = radiusAndHeight(minLat), hi = radiusAndHeight(maxLat)
-        let rMin = min(lo.r, hi.r)
-        let rMax = (minLat <= 0 && maxLat >= 0) ? a : max(lo.r, hi.r)
-        var cMin = min(cos(minLon * .pi / 180), cos(maxLon * .pi / 180))
-        var cMax = max(cos(minLon * .pi / 180), cos(maxLon * .pi / 180))
-        var sMin = min(sin(minLon * .pi / 180), sin(maxLon * .pi / 180))
-        var sMax = max(sin(minLon * .pi / 180), sin(maxLon * .pi / 180))
-        func spans(_ l: Double) -> Bool {   // some λ ≡ l (mod 360) inside [minLon, maxLon]
-            var k = ((minLon - l) / 360).rounded(.up)
-            if k * 360 + l < minLon { k += 1 }
-            return k * 360 + l <= maxLon
-        }
-        if maxLon - minLon >= 360 { cMin = -1; cMax = 1; sMin = -1; sMax = 1 } else {
-            if spans(0) { cMax = 1 }
-            if spans(180) { cMin = -1 }
-            if spans(90) { sMax = 1 }
-            if spans(-90) { sMin = -1 }
-        }
-        let xs = [rMin * cMin, rMin * cMax, rMax * cMin, rMax * cMax]
-        let ys = [rMin * sMin, rMin * sMax, rMax * sMin, rMax * sMax]
-        let m = 0.01
-        return [xs.min()! - m, xs.max()! + m, ys.min()! - m, ys.max()! + m, lo.z - m, hi.z + m]
+        node.append(NodeInfo(first: Int32(start), count: Int32(entry.count - start), level: 0, allOpen: everyOpen))
     }
 }
