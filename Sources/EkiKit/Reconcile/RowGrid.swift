@@ -7,10 +7,12 @@ import Foundation
 /// Cells are `cellDegrees` wide in latitude and longitude (0.02° ≈ 2.2 km north–south, 1.8 km
 /// east–west at 35°N), so every row within `cellDegrees` of a point lies in its cell or one of
 /// the eight around it; look-ups further than that are not supported.
-struct RowGrid {
-    struct Cell: Hashable { var name: String; var x: Int32; var y: Int32 }
+struct RowGrid<Name: Hashable> {
+    struct Cell: Hashable { var name: Name; var x: Int32; var y: Int32 }
     let cellDegrees: Double
     private(set) var cells: [Cell: [Int]] = [:]
+    /// The names stored, so that a name with no rows costs one look-up instead of nine.
+    private var names: Set<Name> = []
 
     init(cellDegrees: Double = 0.02) { self.cellDegrees = cellDegrees }
 
@@ -18,14 +20,19 @@ struct RowGrid {
         (Int32((c.lon / cellDegrees).rounded(.down)), Int32((c.lat / cellDegrees).rounded(.down)))
     }
 
-    mutating func insert(_ index: Int, name: String, at c: Coordinate) {
+    mutating func insert(_ index: Int, name: Name, at c: Coordinate) {
         let (x, y) = xy(c)
         cells[Cell(name: name, x: x, y: y), default: []].append(index)
+        names.insert(name)
     }
 
+    /// True when some row is stored under `name`.
+    func has(_ name: Name) -> Bool { names.contains(name) }
+
     /// The indices stored under `name` in the 3 × 3 cells around `c` (a superset of those
-    /// within `cellDegrees`), in insertion order per cell.
-    func near(_ name: String, _ c: Coordinate) -> [Int] {
+    /// within `cellDegrees`), in ascending order.
+    func near(_ name: Name, _ c: Coordinate) -> [Int] {
+        guard names.contains(name) else { return [] }
         let (x, y) = xy(c)
         var out: [Int] = []
         for dy in -1...1 as ClosedRange<Int32> {
@@ -35,7 +42,10 @@ struct RowGrid {
         }
         return out.sorted()
     }
+}
 
+/// Distances between rows.
+enum RowDistance {
     /// A fast distance, metres (equirectangular; within 0.1 % of the geodesic at these ranges).
     static func metres(_ a: Coordinate, _ b: Coordinate) -> Double {
         let k = 111_195.0
@@ -51,10 +61,10 @@ struct RepeatedKeys {
     /// Hash → seen more than once.
     private var seen: [Int: Bool] = [:]
 
-    mutating func add(_ key: String) {
+    mutating func add(_ key: some Hashable) {
         let h = key.hashValue
         seen[h] = seen[h] != nil
     }
 
-    func isRepeated(_ key: String) -> Bool { seen[key.hashValue] == true }
+    func isRepeated(_ key: some Hashable) -> Bool { seen[key.hashValue] == true }
 }
