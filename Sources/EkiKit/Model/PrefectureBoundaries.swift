@@ -204,8 +204,9 @@ public struct PrefectureBoundaries: Sendable {
         /// Cells some edge's bounding box meets (built on first use).
         private var crossed: Set<Int>? = nil
         /// Cell → region index of an edge-free cell inside a polygon; -1: an edge-free cell
-        /// outside every polygon (each point takes the nearest-edge fallback); -2: a cell an
-        /// edge meets (each point looked up whole).
+        /// outside every polygon (each point takes the nearest-edge fallback); -3: one so far
+        /// from every edge that no point in it takes a prefecture; -2: a cell an edge meets
+        /// (each point looked up whole).
         private var memo: [Int: Int32] = [:]
 
         public init(_ boundaries: PrefectureBoundaries) { self.boundaries = boundaries }
@@ -219,6 +220,7 @@ public struct PrefectureBoundaries: Sendable {
             let k = Self.key(Self.cell(c.lon), Self.cell(c.lat))
             if let r = memo[k] {
                 if r >= 0 { return boundaries.regions[Int(r)].name }
+                if r == -3 { return nil }
                 return r == -1 ? boundaries.nearestRegion(c) : boundaries.prefecture(at: c)
             }
             if crossed == nil {
@@ -234,10 +236,42 @@ public struct PrefectureBoundaries: Sendable {
                 memo[k] = -2
                 return boundaries.prefecture(at: c)
             }
-            let region = boundaries.containingRegion(c)
-            memo[k] = region.map(Int32.init) ?? -1
-            return region.map { boundaries.regions[$0].name } ?? boundaries.nearestRegion(c)
+            if let region = boundaries.containingRegion(c) {
+                memo[k] = Int32(region)
+                return boundaries.regions[region].name
+            }
+            // Outside every polygon: the whole cell is farther than `fallbackDistance` from every
+            // edge when its centre is farther than that plus the centre-to-corner distance (≤ 4 km
+            // for a 0.05° cell) and 1 km for the local plane's scale changing across the cell.
+            let centre = Coordinate(lat: (Double(Self.cell(c.lat)) + 0.5) * Self.cellDegrees,
+                                    lon: (Double(Self.cell(c.lon)) + 0.5) * Self.cellDegrees)
+            memo[k] = boundaries.hasEdge(within: boundaries.fallbackDistance + 5_000, of: centre) ? -1 : -3
+            return memo[k] == -3 ? nil : boundaries.nearestRegion(c)
         }
+    }
+
+    /// True when some edge lies within `distance` metres of `c` (in the local plane the
+    /// nearest-edge fallback measures in).
+    private func hasEdge(within distance: Double, of c: Coordinate) -> Bool {
+        let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
+        let marginLat = distance / ky, marginLon = distance / max(kx, 1)
+        func near(_ k: Int) -> Bool {
+            let e = fallbackEdges[k].edge
+            let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+            let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+            let dx = bx - ax, dy = by - ay
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+            let px = ax + t * dx, py = ay + t * dy
+            return (px * px + py * py).squareRoot() <= distance
+        }
+        guard marginLat < 10 && marginLon < 10 else { return fallbackEdges.indices.contains(where: near) }
+        for ix in Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon) {
+            for iy in Self.cell(c.lat - marginLat)...Self.cell(c.lat + marginLat) {
+                if (cells[Self.cellKey(ix, iy)] ?? []).contains(where: { near(Int($0)) }) { return true }
+            }
+        }
+        return false
     }
 
     /// The region of the first part (in order) whose polygon contains `c`, if any.

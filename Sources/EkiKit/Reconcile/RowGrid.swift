@@ -57,14 +57,30 @@ enum RowDistance {
 
 /// Which keys occur more than once, counted by hash (no key is stored): a collision can only
 /// call a key repeated that is not, which costs a grid entry and never a missed neighbour.
+/// The hashes are gathered in an array and sorted once (`finish()`): 8 bytes a key and one
+/// pass, where a table counting as it goes would take three times the memory and a cache miss
+/// a key. Only the hashes seen twice or more are kept after `finish()`.
 struct RepeatedKeys {
-    /// Hash → seen more than once.
-    private var seen: [Int: Bool] = [:]
+    private var hashes: [Int] = []
+    /// Hashes seen more than once (after `finish()`).
+    private var repeated: Set<Int> = []
 
     mutating func add(_ key: some Hashable) {
-        let h = key.hashValue
-        seen[h] = seen[h] != nil
+        hashes.append(key.hashValue)
     }
 
-    func isRepeated(_ key: some Hashable) -> Bool { seen[key.hashValue] == true }
+    /// Ends the counting; call before `isRepeated`.
+    mutating func finish() {
+        hashes.sort()
+        var i = 0
+        while i < hashes.count {
+            var j = i + 1
+            while j < hashes.count && hashes[j] == hashes[i] { j += 1 }
+            if j - i > 1 { repeated.insert(hashes[i]) }
+            i = j
+        }
+        hashes = []
+    }
+
+    func isRepeated(_ key: some Hashable) -> Bool { !repeated.isEmpty && repeated.contains(key.hashValue) }
 }

@@ -16,7 +16,7 @@ extension SourceReconciler {
             let r = ctx.rows[i]
             let needsReading = r.reading == nil, needsPrefecture = r.prefecture == nil
             guard needsReading || needsPrefecture else { continue }
-            let near = ctx.neighbours(of: i, within: attributeDistance) { j in
+            let near = !ctx.mayHaveNeighbours(i) ? [] : ctx.neighbours(of: i, within: attributeDistance) { j in
                 ctx.rows[j].reading != nil || ctx.rows[j].prefecture != nil
             }
             if needsReading, let j = near.first(where: { ctx.rows[$0].reading != nil }) {

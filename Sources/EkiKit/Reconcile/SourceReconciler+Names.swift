@@ -55,9 +55,10 @@ extension SourceReconciler {
         opClass.reserveCapacity(n)
         var opClassNames: [String] = []
         var opClassIndex: [String: Int32] = [:]
-        var ids: [String: Int32] = [:]
+        struct RowOperator: Hashable { var ref: String?; var name: String?; var isClosed: Bool; var serviceClass: ServiceClass }
+        var ids: [RowOperator: Int32] = [:]
         for r in ctx.rows {
-            let k = (r.operatorRef ?? "") + "\u{1}" + (r.operatorName ?? "") + (r.isClosed ? "\u{1}c" : "") + "\u{1}" + r.serviceClass.rawValue
+            let k = RowOperator(ref: r.operatorRef, name: r.operatorName, isClosed: r.isClosed, serviceClass: r.serviceClass)
             if let v = ids[k] { opClass.append(v); continue }
             let name = (operatorID(r) ?? "-") + "/" + r.serviceClass.rawValue
             let v = opClassIndex[name] ?? { let v = Int32(opClassNames.count); opClassNames.append(name); opClassIndex[name] = v; return v }()
@@ -129,6 +130,7 @@ extension SourceReconciler {
         }
         var repeated = RepeatedKeys()
         for i in 0..<n { for k in keys(i) { repeated.add(k) } }
+        repeated.finish()
         var grid = RowGrid<VariantKey>(cellDegrees: 0.01)
         for i in 0..<n { for k in keys(i) where repeated.isRepeated(k) { grid.insert(i, name: k, at: ctx.rows[i].coordinate) } }
         repeated = RepeatedKeys()

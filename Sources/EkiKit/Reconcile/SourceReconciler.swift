@@ -205,14 +205,10 @@ public struct SourceReconciler: Sendable {
             var folded: [String: [String]] = [:]
             var setIndex: [[String]: Int32] = [:]
             var g = RowGrid<String>()
-            var repeatedNames = RepeatedKeys(), repeatedLoose = RepeatedKeys()
             for r in rows {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
-                repeatedNames.add(k)
-                let lk = SourceReconciler.looseKey(nameKey: k)
-                loose.append(lk)
-                repeatedLoose.add(lk)
+                loose.append(SourceReconciler.looseKey(nameKey: k))
                 if let at = setIndex[r.lines] {
                     lineIndex.append(at)
                 } else {
@@ -224,10 +220,19 @@ public struct SourceReconciler: Sendable {
                 }
             }
             // A name no other row has has no neighbours: such rows (most rows of a large single
-            // source) stay out of the grids, which then hold only names seen twice or more.
-            for (i, r) in rows.enumerated() {
-                if repeatedNames.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
-                if repeatedLoose.isRepeated(loose[i]) { lg.insert(i, name: loose[i], at: r.coordinate) }
+            // source) stay out of the grids, which then hold only names seen twice or more. One
+            // count of keys at a time (each a table as long as the rows).
+            do {
+                var repeated = RepeatedKeys()
+                for k in names { repeated.add(k) }
+                repeated.finish()
+                for (i, r) in rows.enumerated() where repeated.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
+            }
+            do {
+                var repeated = RepeatedKeys()
+                for k in loose { repeated.add(k) }
+                repeated.finish()
+                for (i, r) in rows.enumerated() where repeated.isRepeated(loose[i]) { lg.insert(i, name: loose[i], at: r.coordinate) }
             }
             nameKeys = names
             looseKeys = loose
@@ -267,6 +272,10 @@ public struct SourceReconciler: Sendable {
             }
             return found.map(\.j)
         }
+
+        /// False when no other row has row i's name (as it came in), so `neighbours(of:)`
+        /// without `loose` finds none: a check that costs no copy of the context.
+        func mayHaveNeighbours(_ i: Int) -> Bool { grid.has(nameKeys[i]) }
 
         /// True when rows i and j share a line as far as names tell.
         func sameLine(_ i: Int, _ j: Int) -> Bool {
