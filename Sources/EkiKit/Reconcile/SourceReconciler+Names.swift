@@ -81,14 +81,14 @@ extension SourceReconciler {
             for i in 0..<n where !ctx.rows[i].isClosed {
                 let here = byPlace.near(opClass[i], ctx.rows[i].coordinate).filter { close(i, $0) }
                 let newerRows = here.filter { newer($0, than: i) }
-                guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.looseKeys[$0] == ctx.looseKeys[i] }) else { continue }
+                guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.originalLooseKey($0) == ctx.originalLooseKey(i) }) else { continue }
                 let readingI = Self.readingKey(ctx.rows[i])
                 let candidates = newerRows.filter { j in
                     // The same reading is a spelling, not a rename: the variant step below keeps
                     // the most trusted name (難波, not なんば).
                     (readingI == nil || Self.readingKey(ctx.rows[j]) != readingI) &&
                     (ctx.sameLine(i, j) || RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= 100)
-                        && !here.contains { k in newer(j, than: k) && ctx.looseKeys[k] == ctx.looseKeys[j] }
+                        && !here.contains { k in newer(j, than: k) && ctx.originalLooseKey(k) == ctx.originalLooseKey(j) }
                 }
                 if let j = candidates.min(by: { RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[$0].coordinate) < RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[$1].coordinate) }) {
                     renames.append((i, j))

@@ -178,7 +178,9 @@ public struct SourceReconciler: Sendable {
         /// `TextFold.nameKey` of each row's name as it came in (see `nameKey(_:)` for the
         /// current one).
         let nameKeys: [String]
-        let looseKeys: [String]
+        /// `looseKey` of each row's name as it came in, where it differs from `nameKeys` (most
+        /// names are their own loose form: no array of them all is kept).
+        private let looseOverrides: [Int: String]
         /// The folded line keys of each row: an index into `lineKeySets` (rows on the same
         /// lines share one set).
         private let lineKeyIndex: [Int32]
@@ -195,20 +197,20 @@ public struct SourceReconciler: Sendable {
         init(rows: [SourceRecord]) {
             self.rows = rows
             var names: [String] = []
-            var loose: [String] = []
+            var overrides: [Int: String] = [:]
             var lineIndex: [Int32] = []
             var lineSets: [[String]] = []
             var lg = RowGrid<String>()
             names.reserveCapacity(rows.count)
-            loose.reserveCapacity(rows.count)
             lineIndex.reserveCapacity(rows.count)
             var folded: [String: [String]] = [:]
             var setIndex: [[String]: Int32] = [:]
             var g = RowGrid<String>()
-            for r in rows {
+            for (i, r) in rows.enumerated() {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
-                loose.append(SourceReconciler.looseKey(nameKey: k))
+                let lk = SourceReconciler.looseKey(nameKey: k)
+                if lk != k { overrides[i] = lk }
                 if let at = setIndex[r.lines] {
                     lineIndex.append(at)
                 } else {
@@ -229,13 +231,14 @@ public struct SourceReconciler: Sendable {
                 for (i, r) in rows.enumerated() where repeated.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
             }
             do {
+                func loose(_ i: Int) -> String { overrides.isEmpty ? names[i] : overrides[i] ?? names[i] }
                 var repeated = RepeatedKeys()
-                for k in loose { repeated.add(k) }
+                for i in names.indices { repeated.add(loose(i)) }
                 repeated.finish()
-                for (i, r) in rows.enumerated() where repeated.isRepeated(loose[i]) { lg.insert(i, name: loose[i], at: r.coordinate) }
+                for (i, r) in rows.enumerated() where repeated.isRepeated(loose(i)) { lg.insert(i, name: loose(i), at: r.coordinate) }
             }
             nameKeys = names
-            looseKeys = loose
+            looseOverrides = overrides
             looseGrid = lg
             lineKeyIndex = lineIndex
             lineKeySets = lineSets
@@ -252,7 +255,12 @@ public struct SourceReconciler: Sendable {
 
         /// `looseKey` of row i's current name.
         func looseKey(_ i: Int) -> String {
-            renamed.isEmpty || !renamed.contains(i) ? looseKeys[i] : SourceReconciler.looseKey(rows[i].name)
+            renamed.isEmpty || !renamed.contains(i) ? originalLooseKey(i) : SourceReconciler.looseKey(rows[i].name)
+        }
+
+        /// `looseKey` of row i's name as it came in.
+        func originalLooseKey(_ i: Int) -> String {
+            looseOverrides.isEmpty ? nameKeys[i] : looseOverrides[i] ?? nameKeys[i]
         }
 
         /// Rows of row i's name within `distance` (not i), nearest first, ties by dataset and id.
@@ -260,7 +268,7 @@ public struct SourceReconciler: Sendable {
         func neighbours(of i: Int, within distance: Double, loose: Bool = false, where keep: (Int) -> Bool) -> [Int] {
             let c = rows[i].coordinate
             var found: [(d: Double, j: Int)] = []
-            let near = loose ? looseGrid.near(looseKeys[i], c) : grid.near(nameKeys[i], c)
+            let near = loose ? looseGrid.near(originalLooseKey(i), c) : grid.near(nameKeys[i], c)
             for j in near where j != i && keep(j) {
                 let d = RowDistance.metres(c, rows[j].coordinate)
                 if d <= distance { found.append((d, j)) }
