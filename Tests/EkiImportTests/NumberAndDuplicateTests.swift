@@ -133,3 +133,47 @@ import EkiTestSupport
         }
     }
 }
+
+/// The generic importer on many rows: values shared between rows, duplicates found by hash.
+@Suite struct GenericCSVSharingTests {
+    /// Writes `text` to a fresh temporary file named `name`.
+    static func file(_ name: String, _ text: String) throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eki-sharing-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let path = dir.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// 3,000 rows on 3 line fields: each row's lines and operator as the field says (split at
+    /// `;`, trimmed, empty parts dropped; NULL or blank is none).
+    @Test func repeatedLinesAndOperatorsKeepTheirValues() throws {
+        var text = "id,name,lat,lon,operator,line\n"
+        let lineFields = ["\"A; B;;C\"", "L1", ""]
+        let operators = [" OP1 ", "NULL", "東日本旅客鉄道株式会社"]
+        for i in 0..<3_000 {
+            text += "\(i),S\(i),35.\(1000 + i),139.\(2000 + i),\(operators[i % 3]),\(lineFields[(i / 3) % 3])\n"
+        }
+        let batch = try GenericCSVImporter(path: Self.file("shared-3000.csv", text)).read()
+        #expect(batch.records.count == 3_000)
+        let expectedLines: [[String]] = [["A", "B", "C"], ["L1"], []]
+        let expectedOperators: [String?] = ["OP1", nil, "東日本旅客鉄道株式会社"]
+        var wrong = 0
+        for (i, r) in batch.records.enumerated() {
+            if r.lines != expectedLines[(i / 3) % 3] || r.operatorName != expectedOperators[i % 3] || r.source.id != "\(i)" { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(batch.records[1234].coordinate == Coordinate(lat: 35.2234, lon: 139.3234))
+    }
+
+    /// The same id, operator and line after trimming is a duplicate even when the fields'
+    /// spaces differ; another operator or line is not.
+    @Test func duplicatesAreFoundByValue() throws {
+        let ok = "id,name,lat,lon,operator,line\n1,A,35.1,139.1,OP1,L1\n1,A,35.1,139.1,OP2,L1\n1,A,35.1,139.1,OP1,L2\n"
+        #expect(try GenericCSVImporter(path: Self.file("ids-3.csv", ok)).read().records.count == 3)
+        let bad = "id,name,lat,lon,operator,line\n1,A,35.1,139.1,OP1,L1\n2,B,35.1,139.1,OP1,L1\n1,A,35.1,139.1, OP1 ,L1 \n"
+        let message = NumberAndDuplicateTests.error { _ = try GenericCSVImporter(path: Self.file("ids-dup.csv", bad)).read() }?.description
+        #expect(message?.hasSuffix("ids-dup.csv:4:1: id: '1' is on lines 2 and 4 with the same operator and line; ids must be unique") == true,
+                "\(String(describing: message))")
+    }
+}

@@ -28,6 +28,29 @@ import Testing
         #expect(landed > 20 && none > 250, "\(landed) with a prefecture, \(none) without")
     }
 
+    /// The cell-memo lookup used for many points answers as `prefecture(at:)` does, point by
+    /// point, on 3,000 seeded points (each cell met several times: 0.5° × 0.5° around Tokyo Bay,
+    /// land, sea and the 東京都/神奈川県/千葉県 borders) and 1,000 over all of Japan's box.
+    @Test func cellLookupEqualsPointByPoint() {
+        var lookup = PrefectureBoundaries.Lookup(boundaries)
+        var rng = SplitMix64(state: 1_000_000)
+        var differ: [String] = [], names = Set<String>(), none = 0
+        for k in 0..<4_000 {
+            let c = k < 3_000
+                ? Coordinate(lat: Double.random(in: 35.2...35.7, using: &rng), lon: Double.random(in: 139.5...140.0, using: &rng))
+                : Coordinate(lat: Double.random(in: 20...46, using: &rng), lon: Double.random(in: 122...154, using: &rng))
+            let a = lookup.prefecture(at: c), b = boundaries.prefecture(at: c)
+            if a != b { differ.append("\(c.lat),\(c.lon): \(a ?? "-") vs \(b ?? "-")") }
+            if let a { names.insert(a) } else { none += 1 }
+        }
+        #expect(differ.isEmpty, "\(differ.prefix(5))")
+        #expect(names.isSuperset(of: ["東京都", "神奈川県", "千葉県"]) && names.count > 20, "\(names.count) prefectures")
+        #expect(none > 400, "\(none) points without a prefecture")
+        // 東京 station through the memo, twice (the second from the cell's memo).
+        #expect(lookup.prefecture(at: Coordinate(lat: 35.681391, lon: 139.766103)) == "東京都")
+        #expect(lookup.prefecture(at: Coordinate(lat: 35.681391, lon: 139.766103)) == "東京都")
+    }
+
     @Test func pointsInsideAndOutside() {
         // 東京 and 小田原 (station_database points), 函館 and 那覇空港 (station_database, ゆいレール).
         #expect(boundaries.prefecture(at: Coordinate(lat: 35.681391, lon: 139.766103)) == "東京都")

@@ -127,13 +127,16 @@ struct ImportCommand: Command {
             throw UsageError(e.message)
         }
         var batches: [ImportBatch] = []
+        var trace = PhaseTrace()
         for p in planned {
             let input = p.input.displayName
             if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
             var batch = try p.importer.read()
+            trace.mark("read \(input): \(batch.records.count) rows")
             batch.warnings += PositionChecks.farFromOthers(batch.records, file: input)
             batch.capWarnings(limits.maxWarnings)
             batches.append(batch)
+            trace.mark("position checks")
             if let skipped = batch.skipped.summary { console.err("\(input): \(skipped)\n") }
             if batch.records.isEmpty { console.err("\(input): nothing imported: \(batch.emptyReason ?? "no rows")\n") }
             if !batch.warnings.isEmpty {

@@ -61,9 +61,8 @@ enum CSVInput {
     /// - Throws: `ImportError` naming line and column for an empty, non-numeric or out-of-range
     ///   value, or for (0, 0) (`PositionChecks.placeholderMessage`).
     static func coordinate(_ row: CSVRow, lat: Int, lon: Int) throws(ImportError) -> Coordinate {
-        for i in [lat, lon] where trimmed(row.fields[i]).isEmpty {
-            throw row.error(column: i, "empty: the row has no position")
-        }
+        if trimmed(row.fields[lat]).isEmpty { throw row.error(column: lat, "empty: the row has no position") }
+        if trimmed(row.fields[lon]).isEmpty { throw row.error(column: lon, "empty: the row has no position") }
         let la = try row.double(lat), lo = try row.double(lon)
         if PositionChecks.isPlaceholder(lat: la, lon: lo) { throw row.error(column: lat, PositionChecks.placeholderMessage) }
         guard (-90...90).contains(la) else { throw row.error(column: lat, "latitude \(la) is outside -90...90") }
@@ -111,6 +110,8 @@ final class CSVPartSource {
     let file: String
     let encoding: TextEncoding
     let partSize: Int
+    /// The file's size in bytes, when the system gives it.
+    let fileSize: Int?
     private let stream: FileByteStream
     private var splitter: RecordSplitter
     private var atEnd = false
@@ -121,6 +122,7 @@ final class CSVPartSource {
     init(path: String, encoding: TextEncoding?, limits: CSVLimits, partSize: Int = 1 << 20) throws(ImportError) {
         file = path
         self.partSize = partSize
+        fileSize = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue
         // The header's names, to name fields in limit errors (the first line decoded on its own).
         var names: [String]? = nil
         let head = try CSVInput.readHead(path, count: 1 << 16)

@@ -21,6 +21,8 @@ public struct CSVTable {
     /// How many blank lines `nextRow()` skipped so far, and the first of them.
     public private(set) var blankLines = 0
     public private(set) var firstBlankLine: Int? = nil
+    /// The fields array `nextRow()` reads into (see there).
+    private var fieldBuffer: [String] = []
 
     /// - Parameter maxFieldBytes: the longest field accepted (`CSVReader.maxFieldBytes`).
     /// - Throws: `ImportError` when the file is empty, the header cannot be read, it names a
@@ -68,6 +70,16 @@ public struct CSVTable {
     /// line break (for reserving capacity).
     public var lineCountEstimate: Int { reader.lineBreaksLeft }
 
+    /// An estimate of the rows left, for reserving capacity: the line breaks of the part in
+    /// memory scaled by the file's size over that part's (when read in parts; a few per cent
+    /// over when lines are of even length, so that an array reserved with it is not regrown).
+    public var rowCountEstimate: Int {
+        let lines = reader.lineBreaksLeft
+        guard let source, let size = source.fileSize, reader.bytesLeft > 0, size > reader.bytesLeft else { return lines }
+        let estimate = Double(lines) * Double(size) / Double(reader.bytesLeft)
+        return Int(min(estimate * 1.02 + 16, Double(Int32.max)))
+    }
+
     /// Adds the next part of the file when streaming; see `CSVReader.append(_:)`.
     public mutating func append(_ more: [UInt8]) {
         reader.append(more)
@@ -78,11 +90,18 @@ public struct CSVTable {
     ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
     public mutating func nextRow() throws(ImportError) -> CSVRow? {
         while true {
-            guard var fields = try ImportError.rethrowing({ () throws(CSVError) in try reader.nextRecord() }) else {
+            // One array reused from row to row: the row returned shares it, and once the caller
+            // drops that row, the next record is read into the same storage.
+            var fields = fieldBuffer
+            fieldBuffer = []
+            let more = try ImportError.rethrowing { () throws(CSVError) in try reader.nextRecord(into: &fields) }
+            guard more else {
+                fieldBuffer = fields
                 guard let more = try source?.next() else { return nil }
                 reader.append(more)
                 continue
             }
+            defer { fieldBuffer = fields }
             if fields.count == 1 && fields[0].isEmpty {
                 blankLines += 1
                 if firstBlankLine == nil { firstBlankLine = reader.line }

@@ -76,6 +76,20 @@ struct RecordSplitter {
             var i = 0
             let n = buf.count
             while i < n {
+                // Inside an unquoted field (past the header): the bytes up to the next comma or
+                // line break only count towards the limits, so they are taken at once, up to
+                // where a limit would be passed (the byte loop below then reports it).
+                if state == .unquoted && !afterCR && !crInQuotes && headerBytes == nil {
+                    var j = i
+                    while j < n { let c = buf[j]; if c == comma || c == 0x0A || c == 0x0D { break }; j += 1 }
+                    let take = min(j - i, limits.maxLineBytes - recordBytes, limits.maxFieldBytes - fieldBytes)
+                    if take > 0 {
+                        recordBytes += take
+                        fieldBytes += take
+                        i += take
+                        continue
+                    }
+                }
                 let b = buf[i]
                 if afterCR {
                     afterCR = false

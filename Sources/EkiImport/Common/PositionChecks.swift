@@ -29,6 +29,8 @@ public enum PositionChecks {
         var warnings: [ImportWarning] = []
         for r in records {
             let c = cell(r.coordinate)
+            // Another record in its own cell: not isolated (the usual case, one look-up).
+            if counts[c]! > 1 { continue }
             var near = -1   // the record itself
             for dy: Int32 in -1...1 {
                 for dx: Int32 in -1...1 {

@@ -153,9 +153,13 @@ public struct PrefectureBoundaries: Sendable {
     /// outside Japan) or the coordinate is not finite.
     public func prefecture(at c: Coordinate) -> String? {
         guard c.lat.isFinite, c.lon.isFinite else { return nil }
-        for p in parts where c.lon >= p.minLon && c.lon <= p.maxLon && c.lat >= p.minLat && c.lat <= p.maxLat {
-            if contains(p, c) { return regions[p.region].name }
-        }
+        if let r = containingRegion(c) { return regions[r].name }
+        return nearestRegion(c)
+    }
+
+    /// The prefecture of the nearest edge within `fallbackDistance` of `c` (a point outside
+    /// every polygon), nil when none is that near.
+    private func nearestRegion(_ c: Coordinate) -> String? {
         // Nearest edge, in a local equirectangular plane (error ≪ 1 % at these distances).
         let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
         let marginLat = fallbackDistance / ky, marginLon = fallbackDistance / max(kx, 1)
@@ -185,6 +189,97 @@ public struct PrefectureBoundaries: Sendable {
         }
         guard let r = bestRegion, best.squareRoot() <= fallbackDistance else { return nil }
         return regions[r].name
+    }
+
+    /// `prefecture(at:)` for many points, remembered by grid cell (`cellDegrees`): a cell that
+    /// no polygon edge meets lies wholly inside the same polygons (even-odd containment only
+    /// changes across an edge), so the first point found inside one gives the answer for every
+    /// later point of the cell. Points in cells an edge meets, and points outside every polygon
+    /// (whose nearest-edge fallback depends on the point), are looked up one by one. Same
+    /// answers as `prefecture(at:)`.
+    public struct Lookup {
+        public let boundaries: PrefectureBoundaries
+        /// 0.05° ≈ 5 km: most of Japan's area lies in cells no simplified border or coast meets.
+        static let cellDegrees = 0.05
+        /// Cells some edge's bounding box meets (built on first use).
+        private var crossed: Set<Int>? = nil
+        /// Cell → region index of an edge-free cell inside a polygon; -1: an edge-free cell
+        /// outside every polygon (each point takes the nearest-edge fallback); -3: one so far
+        /// from every edge that no point in it takes a prefecture; -2: a cell an edge meets
+        /// (each point looked up whole).
+        private var memo: [Int: Int32] = [:]
+
+        public init(_ boundaries: PrefectureBoundaries) { self.boundaries = boundaries }
+
+        private static func key(_ ix: Int, _ iy: Int) -> Int { (ix + 8_000) &* 16_000 &+ (iy + 8_000) }
+        private static func cell(_ degrees: Double) -> Int { Int((degrees / cellDegrees).rounded(.down)) }
+
+        /// The prefecture of `c`, as `PrefectureBoundaries.prefecture(at:)` gives it.
+        public mutating func prefecture(at c: Coordinate) -> String? {
+            guard c.lat.isFinite, c.lon.isFinite, abs(c.lon) <= 360, abs(c.lat) <= 360 else { return boundaries.prefecture(at: c) }
+            let k = Self.key(Self.cell(c.lon), Self.cell(c.lat))
+            if let r = memo[k] {
+                if r >= 0 { return boundaries.regions[Int(r)].name }
+                if r == -3 { return nil }
+                return r == -1 ? boundaries.nearestRegion(c) : boundaries.prefecture(at: c)
+            }
+            if crossed == nil {
+                var set = Set<Int>()
+                for (e, _) in boundaries.fallbackEdges {
+                    for ix in Self.cell(min(e.x, e.z))...Self.cell(max(e.x, e.z)) {
+                        for iy in Self.cell(min(e.y, e.w))...Self.cell(max(e.y, e.w)) { set.insert(Self.key(ix, iy)) }
+                    }
+                }
+                crossed = set
+            }
+            if crossed!.contains(k) {
+                memo[k] = -2
+                return boundaries.prefecture(at: c)
+            }
+            if let region = boundaries.containingRegion(c) {
+                memo[k] = Int32(region)
+                return boundaries.regions[region].name
+            }
+            // Outside every polygon: the whole cell is farther than `fallbackDistance` from every
+            // edge when its centre is farther than that plus the centre-to-corner distance (≤ 4 km
+            // for a 0.05° cell) and 1 km for the local plane's scale changing across the cell.
+            let centre = Coordinate(lat: (Double(Self.cell(c.lat)) + 0.5) * Self.cellDegrees,
+                                    lon: (Double(Self.cell(c.lon)) + 0.5) * Self.cellDegrees)
+            memo[k] = boundaries.hasEdge(within: boundaries.fallbackDistance + 5_000, of: centre) ? -1 : -3
+            return memo[k] == -3 ? nil : boundaries.nearestRegion(c)
+        }
+    }
+
+    /// True when some edge lies within `distance` metres of `c` (in the local plane the
+    /// nearest-edge fallback measures in).
+    private func hasEdge(within distance: Double, of c: Coordinate) -> Bool {
+        let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
+        let marginLat = distance / ky, marginLon = distance / max(kx, 1)
+        func near(_ k: Int) -> Bool {
+            let e = fallbackEdges[k].edge
+            let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+            let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+            let dx = bx - ax, dy = by - ay
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+            let px = ax + t * dx, py = ay + t * dy
+            return (px * px + py * py).squareRoot() <= distance
+        }
+        guard marginLat < 10 && marginLon < 10 else { return fallbackEdges.indices.contains(where: near) }
+        for ix in Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon) {
+            for iy in Self.cell(c.lat - marginLat)...Self.cell(c.lat + marginLat) {
+                if (cells[Self.cellKey(ix, iy)] ?? []).contains(where: { near(Int($0)) }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// The region of the first part (in order) whose polygon contains `c`, if any.
+    private func containingRegion(_ c: Coordinate) -> Int? {
+        for p in parts where c.lon >= p.minLon && c.lon <= p.maxLon && c.lat >= p.minLat && c.lat <= p.maxLat {
+            if contains(p, c) { return p.region }
+        }
+        return nil
     }
 
     /// Even-odd ray casting over the edges of the point's latitude band (holes included).

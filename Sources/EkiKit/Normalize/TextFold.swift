@@ -66,6 +66,7 @@ public enum TextFold {
     /// Spaces, brackets and letter case are left to the callers (`nameKey` drops them,
     /// `SearchFold.name` too).
     public static func fold(_ s: String, hiragana: Bool = false) -> String {
+        if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII: no step changes it
         var text = nfkc(s)
         if text.unicodeScalars.contains("\u{4E01}") {        // 丁
             let numerals: [Character: Character] = ["一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
@@ -99,9 +100,10 @@ public enum TextFold {
     /// 押上, 明治神宮前); spaces (incl. U+3000) and middle dots (・ ･ ·) removed; ASCII
     /// lower-cased.
     public static func nameKey(_ s: String) -> String {
+        if let ascii = asciiNameKey(s) { return ascii }
         var text = fold(s)
-        if let open = text.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != text.startIndex {
-            text = String(text[..<open])
+        if let open = text.unicodeScalars.firstIndex(where: { $0 == "(" || $0 == "〈" }), open != text.startIndex {
+            text = String(text.unicodeScalars[..<open])
         }
         var out = String.UnicodeScalarView()
         for u in text.unicodeScalars {
@@ -112,6 +114,34 @@ public enum TextFold {
             }
         }
         return String(out)
+    }
+
+    /// `nameKey` of an ASCII name, byte by byte (the name itself when nothing changes); nil
+    /// for a name that is not all ASCII.
+    private static func asciiNameKey(_ s: String) -> String? {
+        var s = s
+        var unchanged = false
+        let key = s.withUTF8 { b -> String? in
+            var changes = false
+            var end = b.count
+            var seenParen = false
+            for (i, c) in b.enumerated() {
+                if c >= 0x80 { return nil }
+                if c == UInt8(ascii: "(") && !seenParen {
+                    seenParen = true
+                    if i > 0 { end = i; changes = true }
+                }
+                if c == 0x20 || c == 0x09 || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z")) { changes = true }
+            }
+            if !changes { unchanged = true; return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(end)
+            for c in b[..<end] where c != 0x20 && c != 0x09 {
+                out.append(c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z") ? c + 32 : c)
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
+        return unchanged ? s : key
     }
 
     /// The match form of an operator name: NFKC, spaces removed, 株式会社 / (株) dropped, ASCII

@@ -79,13 +79,13 @@ public struct OperatorSections: Sendable {
 
 extension OperatorSections {
     /// For each row index of `rows`, the first section (in table order) that covers it, if any.
-    /// `lineKeys[i]` are the folded lines of row i; `nameKeys[i]` its folded name.
-    func cover(rows: [SourceRecord], lineKeys: [[String]], nameKeys: [String]) -> [Int: Int] {
+    /// `lineKeys(i)` are the folded lines of row i; `nameKeys[i]` its folded name.
+    func cover(rows: [SourceRecord], lineKeys: (Int) -> [String], nameKeys: [String]) -> [Int: Int] {
         guard !sections.isEmpty else { return [:] }
         let wanted = Set(sections.map(\.lineKey))
         var byLine: [String: [Int]] = [:]
         for i in rows.indices {
-            for k in lineKeys[i] where wanted.contains(k) { byLine[k, default: []].append(i) }
+            for k in lineKeys(i) where wanted.contains(k) { byLine[k, default: []].append(i) }
         }
         var result: [Int: Int] = [:]
         for (si, s) in sections.enumerated() {
@@ -125,7 +125,7 @@ extension OperatorSections {
             for v in 0..<n where !done[v] && (u < 0 || best[v] < best[u]) { u = v }
             done[u] = true
             for v in 0..<n where !done[v] {
-                let d = RowGrid.metres(points[u], points[v])
+                let d = RowDistance.metres(points[u], points[v])
                 if d < best[v] { best[v] = d; parent[v] = u }
             }
         }

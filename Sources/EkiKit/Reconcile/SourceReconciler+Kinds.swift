@@ -8,8 +8,9 @@ extension SourceReconciler {
         // The name first: the table lists a few names, and most rows have none of them.
         let names = Set(kinds.entries.map { TextFold.nameKey($0.station) })
         for i in ctx.rows.indices {
-            guard names.contains(TextFold.nameKey(ctx.rows[i].name)), let op = operatorID(ctx.rows[i]),
-                  let k = kinds.kind(operatorID: op, nameKey: TextFold.nameKey(ctx.rows[i].name)) else { continue }
+            let key = ctx.nameKey(i)
+            guard names.contains(key), let op = operatorID(ctx.rows[i]),
+                  let k = kinds.kind(operatorID: op, nameKey: key) else { continue }
             ctx.rows[i].kind = k
         }
     }

@@ -9,7 +9,14 @@ extension SourceReconciler {
     /// a prefix keeps it). Only compared between rows of one operator and class close together
     /// (`variantDistance`), or on a matching line.
     public static func looseKey(_ name: String) -> String {
-        let key = TextFold.nameKey(name)
+        looseKey(nameKey: TextFold.nameKey(name))
+    }
+
+    /// `looseKey` of a name whose `TextFold.nameKey` is `key`.
+    static func looseKey(nameKey key: String) -> String {
+        // Every prefix and suffix below is not ASCII but `jr`, and no particle is: an ASCII key
+        // other than jr… is its own loose form.
+        if key.utf8.allSatisfy({ $0 < 0x80 }) && !key.hasPrefix("jr") { return key }
         var t = key
         for p in looseKeyPrefixes where t.hasPrefix(p) && t.count > p.count {
             t.removeFirst(p.count)
@@ -42,23 +49,31 @@ extension SourceReconciler {
     /// names, as 長崎電気軌道's 本線 and 長崎電軌1系統, count when the rows lie within 100 m).
     func unifyNames(_ ctx: inout Context, _ report: inout Report, rank: (String) -> Int) {
         let n = ctx.rows.count
-        var opClass: [String] = []
+        // Each row's operator and class, as an index into `opClassNames` (ids and class, e.g.
+        // `jr-east/conventional`): one small number per row instead of one string.
+        var opClass: [Int32] = []
         opClass.reserveCapacity(n)
-        var ids: [String: String] = [:]
+        var opClassNames: [String] = []
+        var opClassIndex: [String: Int32] = [:]
+        struct RowOperator: Hashable { var ref: String?; var name: String?; var isClosed: Bool; var serviceClass: ServiceClass }
+        var ids: [RowOperator: Int32] = [:]
         for r in ctx.rows {
-            let k = (r.operatorRef ?? "") + "\u{1}" + (r.operatorName ?? "") + (r.isClosed ? "\u{1}c" : "")
-            let id = ids[k] ?? { let v = operatorID(r) ?? "-"; ids[k] = v; return v }()
-            opClass.append(id + "/" + r.serviceClass.rawValue)
+            let k = RowOperator(ref: r.operatorRef, name: r.operatorName, isClosed: r.isClosed, serviceClass: r.serviceClass)
+            if let v = ids[k] { opClass.append(v); continue }
+            let name = (operatorID(r) ?? "-") + "/" + r.serviceClass.rawValue
+            let v = opClassIndex[name] ?? { let v = Int32(opClassNames.count); opClassNames.append(name); opClassIndex[name] = v; return v }()
+            ids[k] = v
+            opClass.append(v)
         }
         // Renames first (older row → newer name).
-        var byPlace = RowGrid(cellDegrees: 0.01)
-        for i in 0..<n where !ctx.rows[i].isClosed { byPlace.insert(i, name: opClass[i], at: ctx.rows[i].coordinate) }
         var renames: [(Int, Int)] = []
         // A rename needs rows of two datasets (one older than the other).
         let datasets = Set(ctx.rows.lazy.map(\.source.dataset))
         if !olderDatasets.isEmpty, datasets.count > 1 {
+            var byPlace = RowGrid<Int32>(cellDegrees: 0.01)
+            for i in 0..<n where !ctx.rows[i].isClosed { byPlace.insert(i, name: opClass[i], at: ctx.rows[i].coordinate) }
             func close(_ i: Int, _ j: Int) -> Bool {
-                RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance
+                RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance
             }
             func newer(_ i: Int, than j: Int) -> Bool {
                 olderDatasets[ctx.rows[i].source.dataset]?.contains(ctx.rows[j].source.dataset) ?? false
@@ -66,16 +81,16 @@ extension SourceReconciler {
             for i in 0..<n where !ctx.rows[i].isClosed {
                 let here = byPlace.near(opClass[i], ctx.rows[i].coordinate).filter { close(i, $0) }
                 let newerRows = here.filter { newer($0, than: i) }
-                guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.looseKeys[$0] == ctx.looseKeys[i] }) else { continue }
+                guard !newerRows.isEmpty, !newerRows.contains(where: { ctx.originalLooseKey($0) == ctx.originalLooseKey(i) }) else { continue }
                 let readingI = Self.readingKey(ctx.rows[i])
                 let candidates = newerRows.filter { j in
                     // The same reading is a spelling, not a rename: the variant step below keeps
                     // the most trusted name (難波, not なんば).
                     (readingI == nil || Self.readingKey(ctx.rows[j]) != readingI) &&
-                    (ctx.sameLine(i, j) || RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= 100)
-                        && !here.contains { k in newer(j, than: k) && ctx.looseKeys[k] == ctx.looseKeys[j] }
+                    (ctx.sameLine(i, j) || RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= 100)
+                        && !here.contains { k in newer(j, than: k) && ctx.originalLooseKey(k) == ctx.originalLooseKey(j) }
                 }
-                if let j = candidates.min(by: { RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[$0].coordinate) < RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[$1].coordinate) }) {
+                if let j = candidates.min(by: { RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[$0].coordinate) < RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[$1].coordinate) }) {
                     renames.append((i, j))
                 }
             }
@@ -83,6 +98,7 @@ extension SourceReconciler {
         for (i, j) in renames {
             let old = ctx.rows[i].name
             ctx.rows[i].name = ctx.rows[j].name
+            ctx.renamed.insert(i)
             ctx.rows[i].aliases.append(old)
             if ctx.rows[i].reading != ctx.rows[j].reading, let r = ctx.rows[j].reading { ctx.rows[i].reading = r }
             report.add(Decision(kind: .renamed, row: ctx.rows[i].source, name: old, line: ctx.rows[i].lines.first ?? "",
@@ -99,35 +115,44 @@ extension SourceReconciler {
         // stay out of the grid, so a large source of distinct names costs a count, not a grid.
         // Counted in a first pass, the keys built again in the second, so no array of a million
         // keys is held.
-        func keys(_ i: Int) -> [String] {
-            let r = ctx.rows[i]
-            var out = [opClass[i] + "\u{1}n" + Self.looseKey(r.name)]
-            if let reading = Self.readingKey(r) { out.append(opClass[i] + "\u{1}r" + reading) }
+        struct VariantKey: Hashable {
+            var opClass: Int32
+            /// True for a reading, false for a loose name.
+            var reading: Bool
+            var text: String
+        }
+        func keys(_ i: Int) -> [VariantKey] {
+            var out = [VariantKey(opClass: opClass[i], reading: false, text: ctx.looseKey(i))]
+            if let reading = Self.readingKey(ctx.rows[i], nameKey: ctx.nameKey(i)) {
+                out.append(VariantKey(opClass: opClass[i], reading: true, text: reading))
+            }
             return out
         }
         var repeated = RepeatedKeys()
         for i in 0..<n { for k in keys(i) { repeated.add(k) } }
-        var grid = RowGrid(cellDegrees: 0.01)
+        repeated.finish()
+        var grid = RowGrid<VariantKey>(cellDegrees: 0.01)
         for i in 0..<n { for k in keys(i) where repeated.isRepeated(k) { grid.insert(i, name: k, at: ctx.rows[i].coordinate) } }
         repeated = RepeatedKeys()
         // Two names one dataset gives side by side are two stations in its eyes (伊予鉄 松山市 and
         // the tram stop 松山市駅): such a pair is never joined, directly or through another source.
         var named: [String: [Int]] = [:]
-        for i in 0..<n where !grid.cells.isEmpty { named[ctx.rows[i].source.dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
+        for i in 0..<n where !grid.cells.isEmpty { named[ctx.rows[i].source.dataset + "\u{1}" + opClassNames[Int(opClass[i])] + "\u{1}" + ctx.nameKeys[i], default: []].append(i) }
         func has(_ dataset: String, _ i: Int, nameOf j: Int) -> Bool {
-            (named[dataset + "\u{1}" + opClass[i] + "\u{1}" + ctx.nameKeys[j]] ?? []).contains {
-                RowGrid.metres(ctx.rows[$0].coordinate, ctx.rows[i].coordinate) <= variantDistance
+            (named[dataset + "\u{1}" + opClassNames[Int(opClass[i])] + "\u{1}" + ctx.nameKeys[j]] ?? []).contains {
+                RowDistance.metres(ctx.rows[$0].coordinate, ctx.rows[i].coordinate) <= variantDistance
             }
         }
         func twoStations(_ i: Int, _ j: Int) -> Bool {
             ctx.nameKeys[i] != ctx.nameKeys[j]
                 && (has(ctx.rows[i].source.dataset, i, nameOf: j) || has(ctx.rows[j].source.dataset, j, nameOf: i))
         }
-        for cell in grid.cells.keys.sorted(by: { ($0.name, $0.x, $0.y) < ($1.name, $1.x, $1.y) }) {
-            for i in grid.cells[cell]! {
+        // Union-find gives the same groups in any order of the pairs.
+        for (cell, members) in grid.cells {
+            for i in members {
                 for j in grid.near(cell.name, ctx.rows[i].coordinate) where j > i {
                     guard ctx.rows[i].isClosed == ctx.rows[j].isClosed, !twoStations(i, j),
-                          RowGrid.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance else { continue }
+                          RowDistance.metres(ctx.rows[i].coordinate, ctx.rows[j].coordinate) <= variantDistance else { continue }
                     let a = find(i), b = find(j)
                     if a != b { parent[max(a, b)] = min(a, b) }
                 }
@@ -148,6 +173,7 @@ extension SourceReconciler {
             for i in members where TextFold.nameKey(ctx.rows[i].name) != TextFold.nameKey(shown) {
                 let old = ctx.rows[i].name
                 ctx.rows[i].name = shown
+                ctx.renamed.insert(i)
                 ctx.rows[i].aliases.append(old)
                 if ctx.rows[i].reading == nil { ctx.rows[i].reading = ctx.rows[best].reading }
                 report.add(Decision(kind: .nameVariant, row: ctx.rows[i].source, name: old,
@@ -159,10 +185,15 @@ extension SourceReconciler {
     /// The reading a row is known by (hiragana): its reading, else its name when that is all
     /// kana; nil otherwise.
     static func readingKey(_ r: SourceRecord) -> String? {
+        readingKey(r, nameKey: TextFold.nameKey(r.name))
+    }
+
+    /// `readingKey(_:)` of a row whose name's `TextFold.nameKey` is `nameKey`.
+    static func readingKey(_ r: SourceRecord, nameKey k: @autoclosure () -> String) -> String? {
         if let reading = r.reading, !reading.isEmpty {
             return TextFold.hiragana(TextFold.nameKey(reading))
         }
-        let k = TextFold.nameKey(r.name)
+        let k = k()
         return TextFold.isKana(k) ? TextFold.hiragana(k) : nil
     }
 }

@@ -147,7 +147,7 @@ extension SourceReconciler {
 
     /// Rule 3: an open row in a curated section takes the section's operator.
     func curatedSections(_ ctx: inout Context, _ report: inout Report) {
-        let cover = sections.cover(rows: ctx.rows, lineKeys: ctx.lineKeys, nameKeys: ctx.nameKeys)
+        let cover = sections.cover(rows: ctx.rows, lineKeys: { ctx.lineKeys($0) }, nameKeys: ctx.nameKeys)
         for i in cover.keys.sorted() where !ctx.rows[i].isClosed {
             let s = sections.sections[cover[i]!]
             guard let op = operators[id: s.operatorID], operatorID(ctx.rows[i]) != op.id else { continue }

@@ -48,13 +48,18 @@ extension SourceReconciler {
     /// row's other readings become its aliases, so search finds the station by any of them.
     /// Counted (`readingShown`) where the reading shown is not the one outside the brackets.
     func chooseReadings(_ ctx: inout Context, _ report: inout Report) {
+        // The name first: the table lists a few names, and most rows have none of them.
+        let curatedNames = Set(readings.entries.map { TextFold.nameKey($0.station) })
         for i in ctx.rows.indices {
-            let parts = ctx.readingParts[i] ?? []
+            let parts = ctx.readingParts.isEmpty ? [] : ctx.readingParts[i] ?? []
+            let name = ctx.nameKey(i)
+            let curated = curatedNames.contains(name)
+            // Nothing to choose: no alternatives and no curated reading.
+            if parts.isEmpty && !curated { continue }
             var all = parts.map(\.reading)
             if let r = ctx.rows[i].reading, !all.contains(r) { all.insert(r, at: 0) }
-            let name = TextFold.nameKey(ctx.rows[i].name)
             var shown = ctx.rows[i].reading
-            if !readings.entries.isEmpty, let op = operatorID(ctx.rows[i]),
+            if curated, let op = operatorID(ctx.rows[i]),
                let curated = readings.reading(operatorID: op, nameKey: name) {
                 shown = curated
             } else if let paired = parts.first(where: { $0.name == name }) {

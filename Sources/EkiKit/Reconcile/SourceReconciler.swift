@@ -175,47 +175,92 @@ public struct SourceReconciler: Sendable {
     /// Rows with what the rules look up, computed once.
     struct Context {
         var rows: [SourceRecord]
+        /// `TextFold.nameKey` of each row's name as it came in (see `nameKey(_:)` for the
+        /// current one).
         let nameKeys: [String]
-        let looseKeys: [String]
-        let lineKeys: [[String]]
+        /// `looseKey` of each row's name as it came in, where it differs from `nameKeys` (most
+        /// names are their own loose form: no array of them all is kept).
+        private let looseOverrides: [Int: String]
+        /// The folded line keys of each row: an index into `lineKeySets` (rows on the same
+        /// lines share one set).
+        private let lineKeyIndex: [Int32]
+        private let lineKeySets: [[String]]
         /// Rows by `nameKey`, and by `looseKey`.
-        let grid: RowGrid
-        let looseGrid: RowGrid
+        let grid: RowGrid<String>
+        let looseGrid: RowGrid<String>
         /// For rows whose reading had bracketed alternatives (rule 0): every reading, with the
         /// folded part of the name it goes with when the name has as many parts.
         var readingParts: [Int: [(name: String?, reading: String)]] = [:]
+        /// Rows whose name a rule changed (`nameKeys` holds the key of the name before).
+        var renamed: Set<Int> = []
 
         init(rows: [SourceRecord]) {
             self.rows = rows
             var names: [String] = []
-            var loose: [String] = []
-            var lines: [[String]] = []
-            var lg = RowGrid()
+            var overrides: [Int: String] = [:]
+            var lineIndex: [Int32] = []
+            var lineSets: [[String]] = []
+            var lg = RowGrid<String>()
             names.reserveCapacity(rows.count)
-            lines.reserveCapacity(rows.count)
+            lineIndex.reserveCapacity(rows.count)
             var folded: [String: [String]] = [:]
-            var g = RowGrid()
-            var repeatedNames = RepeatedKeys(), repeatedLoose = RepeatedKeys()
-            for r in rows {
+            var setIndex: [[String]: Int32] = [:]
+            var g = RowGrid<String>()
+            for (i, r) in rows.enumerated() {
                 let k = TextFold.nameKey(r.name)
                 names.append(k)
-                repeatedNames.add(k)
-                let lk = SourceReconciler.looseKey(r.name)
-                loose.append(lk)
-                repeatedLoose.add(lk)
-                lines.append(r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() })
+                let lk = SourceReconciler.looseKey(nameKey: k)
+                if lk != k { overrides[i] = lk }
+                if let at = setIndex[r.lines] {
+                    lineIndex.append(at)
+                } else {
+                    let keys = r.lines.flatMap { l in folded[l] ?? { let v = LineKey.keys(l); folded[l] = v; return v }() }
+                    let at = Int32(lineSets.count)
+                    lineSets.append(keys)
+                    setIndex[r.lines] = at
+                    lineIndex.append(at)
+                }
             }
             // A name no other row has has no neighbours: such rows (most rows of a large single
-            // source) stay out of the grids, which then hold only names seen twice or more.
-            for (i, r) in rows.enumerated() {
-                if repeatedNames.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
-                if repeatedLoose.isRepeated(loose[i]) { lg.insert(i, name: loose[i], at: r.coordinate) }
+            // source) stay out of the grids, which then hold only names seen twice or more. One
+            // count of keys at a time (each a table as long as the rows).
+            do {
+                var repeated = RepeatedKeys()
+                for k in names { repeated.add(k) }
+                repeated.finish()
+                for (i, r) in rows.enumerated() where repeated.isRepeated(names[i]) { g.insert(i, name: names[i], at: r.coordinate) }
+            }
+            do {
+                func loose(_ i: Int) -> String { overrides.isEmpty ? names[i] : overrides[i] ?? names[i] }
+                var repeated = RepeatedKeys()
+                for i in names.indices { repeated.add(loose(i)) }
+                repeated.finish()
+                for (i, r) in rows.enumerated() where repeated.isRepeated(loose(i)) { lg.insert(i, name: loose(i), at: r.coordinate) }
             }
             nameKeys = names
-            looseKeys = loose
+            looseOverrides = overrides
             looseGrid = lg
-            lineKeys = lines
+            lineKeyIndex = lineIndex
+            lineKeySets = lineSets
             grid = g
+        }
+
+        /// The folded line keys of row i (`LineKey.keys` of each of its lines).
+        func lineKeys(_ i: Int) -> [String] { lineKeySets[Int(lineKeyIndex[i])] }
+
+        /// `TextFold.nameKey` of row i's current name.
+        func nameKey(_ i: Int) -> String {
+            renamed.isEmpty || !renamed.contains(i) ? nameKeys[i] : TextFold.nameKey(rows[i].name)
+        }
+
+        /// `looseKey` of row i's current name.
+        func looseKey(_ i: Int) -> String {
+            renamed.isEmpty || !renamed.contains(i) ? originalLooseKey(i) : SourceReconciler.looseKey(rows[i].name)
+        }
+
+        /// `looseKey` of row i's name as it came in.
+        func originalLooseKey(_ i: Int) -> String {
+            looseOverrides.isEmpty ? nameKeys[i] : looseOverrides[i] ?? nameKeys[i]
         }
 
         /// Rows of row i's name within `distance` (not i), nearest first, ties by dataset and id.
@@ -223,9 +268,9 @@ public struct SourceReconciler: Sendable {
         func neighbours(of i: Int, within distance: Double, loose: Bool = false, where keep: (Int) -> Bool) -> [Int] {
             let c = rows[i].coordinate
             var found: [(d: Double, j: Int)] = []
-            let near = loose ? looseGrid.near(looseKeys[i], c) : grid.near(nameKeys[i], c)
+            let near = loose ? looseGrid.near(originalLooseKey(i), c) : grid.near(nameKeys[i], c)
             for j in near where j != i && keep(j) {
-                let d = RowGrid.metres(c, rows[j].coordinate)
+                let d = RowDistance.metres(c, rows[j].coordinate)
                 if d <= distance { found.append((d, j)) }
             }
             found.sort { a, b in
@@ -236,9 +281,14 @@ public struct SourceReconciler: Sendable {
             return found.map(\.j)
         }
 
+        /// False when no other row has row i's name (as it came in), so `neighbours(of:)`
+        /// without `loose` finds none: a check that costs no copy of the context.
+        func mayHaveNeighbours(_ i: Int) -> Bool { grid.has(nameKeys[i]) }
+
         /// True when rows i and j share a line as far as names tell.
         func sameLine(_ i: Int, _ j: Int) -> Bool {
-            lineKeys[i].contains { a in lineKeys[j].contains { LineKey.matches(a, $0) } }
+            let b = lineKeys(j)
+            return lineKeys(i).contains { a in b.contains { LineKey.matches(a, $0) } }
         }
     }
 
@@ -259,6 +309,10 @@ public struct SourceReconciler: Sendable {
     }
 
     static func hasOperator(_ r: SourceRecord) -> Bool {
-        !(r.operatorName ?? "").trimmingCharacters(in: .whitespaces).isEmpty || r.operatorRef != nil
+        if r.operatorRef != nil { return true }
+        guard let name = r.operatorName, let first = name.utf8.first else { return false }
+        // A name that starts with a printable ASCII character is not blank (the usual case).
+        if first > 0x20 && first < 0x80 { return true }
+        return !name.trimmingCharacters(in: .whitespaces).isEmpty
     }
 }

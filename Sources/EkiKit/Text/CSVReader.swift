@@ -44,6 +44,9 @@ public struct CSVReader {
         bytes.append(contentsOf: more)
     }
 
+    /// Bytes from the current position to the end of the input.
+    public var bytesLeft: Int { bytes.count - pos }
+
     /// Line breaks (LF) from the current position to the end of the input.
     public var lineBreaksLeft: Int {
         bytes.withUnsafeBufferPointer { b in
@@ -58,10 +61,18 @@ public struct CSVReader {
     ///   started), text after a closing quote, a field longer than `maxFieldBytes` (naming the
     ///   limit and `--max-field-bytes`), or with `strictQuotes` a quote inside an unquoted field.
     public mutating func nextRecord() throws(CSVError) -> [String]? {
-        let n = bytes.count
-        if pos >= n { return nil }
-        line = currentLine
         var fields: [String] = []
+        return try nextRecord(into: &fields) ? fields : nil
+    }
+
+    /// The next record into `fields` (emptied first, its storage kept: a caller reading row
+    /// after row reuses one array); false at the end of the input.
+    /// - Throws: as `nextRecord()`.
+    public mutating func nextRecord(into fields: inout [String]) throws(CSVError) -> Bool {
+        fields.removeAll(keepingCapacity: true)
+        let n = bytes.count
+        if pos >= n { return false }
+        line = currentLine
         var fieldNumber = 1
         while true {
             // One field. Blanks (spaces, tabs) before an opening quote are dropped and the
@@ -118,12 +129,12 @@ public struct CSVReader {
                 fields.append(String(decoding: bytes[start..<pos], as: UTF8.self))
             }
             // After a field: separator, end of line or end of input.
-            if pos >= n { return fields }
+            if pos >= n { return true }
             let c = bytes[pos]
             if c == separator {
                 pos += 1
                 fieldNumber += 1
-                if pos >= n { fields.append(""); return fields }
+                if pos >= n { fields.append(""); return true }
                 continue
             }
             if c == 0x0D {
@@ -133,7 +144,7 @@ public struct CSVReader {
                 pos += 1
             }
             currentLine += 1
-            return fields
+            return true
         }
     }
 
