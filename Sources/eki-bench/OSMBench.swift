@@ -4,19 +4,24 @@ import Foundation
 
 // MARK: OSM
 
-/// `eki-bench osm FILE [--runs N] [--bytes N]`
+/// `eki-bench osm FILE [--runs N] [--bytes N] [--threads N]`
 ///
 /// Times `OSMImporter.read()` on FILE (plain, `.gz` or `.bz2`), or `OSMPBFImporter.read()` when
 /// FILE is PBF (by its first bytes): parse and build station rows,
 /// no database write; `--runs` times (default 3), the median counted. MB/s are 10^6 bytes of
 /// input per second: the file's size, or `--bytes` (the uncompressed size of a compressed
 /// file). Peak RSS (VmHWM) is read after the parses, before the entry rule is applied to the
-/// last run's rows to count entries. Run by Scripts/bench/bench.sh and bench-osm.sh.
+/// last run's rows to count entries. `--threads` sets `OSMImporter.threads` (XML; default: one
+/// per core). Run by Scripts/bench/bench.sh and bench-osm.sh.
 func runOSM(_ args: [String]) throws {
     guard let path = args.first, !path.hasPrefix("--") else { throw BenchUsageError("osm: FILE is required") }
     let fileBytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     let bytes = option("bytes", args).flatMap { Int($0) } ?? fileBytes
     guard let runs = Int(option("runs", args) ?? "3"), runs >= 1 else { throw BenchUsageError("osm: --runs needs a whole number of at least 1") }
+    let threads = try option("threads", args).map { v -> Int in
+        guard let n = Int(v), n >= 1 else { throw BenchUsageError("osm: --threads needs a whole number of at least 1") }
+        return n
+    }
     let isPBF = OSMPBFImporter.isPBF(path: path)
     let rssBefore = statusMB("VmRSS")
     var walls: [Double] = []
@@ -24,7 +29,13 @@ func runOSM(_ args: [String]) throws {
     for _ in 0..<runs {
         batch = nil
         let t0 = now()
-        batch = try isPBF ? OSMPBFImporter(path: path).read() : OSMImporter(path: path).read()
+        if isPBF {
+            batch = try OSMPBFImporter(path: path).read()
+        } else {
+            var importer = OSMImporter(path: path)
+            if let threads { importer.threads = threads }
+            batch = try importer.read()
+        }
         walls.append(Double(now() - t0) / 1e9)
     }
     let peak = statusMB("VmHWM")
