@@ -4,18 +4,23 @@
 #include "cosmium.h"
 
 #include <osmium/io/pbf_input.hpp>
+#include <osmium/thread/pool.hpp>
 #include <osmium/osm/node.hpp>
 #include <osmium/osm/relation.hpp>
 #include <osmium/osm/way.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
 struct cosm_reader {
+    // Declared before the reader, so that it is destroyed after it.
+    std::unique_ptr<osmium::thread::Pool> pool;
     std::unique_ptr<osmium::io::Reader> reader;
     osmium::memory::Buffer buffer;
     osmium::memory::Buffer::t_iterator<osmium::OSMObject> it;
@@ -26,7 +31,21 @@ struct cosm_reader {
     std::vector<const char *> keys, values, roles;
     std::vector<int64_t> refs, member_refs;
     std::vector<int> member_types;
+    // cosm_skip_plain_nodes: the sorted ids of nodes still returned without tags.
+    bool skip_plain_nodes = false;
+    std::vector<int64_t> wanted_nodes;
 };
+
+// Whether a node without tags can be left out under cosm_skip_plain_nodes: it has no position,
+// or a position in range, not (0, 0), and is not wanted.
+static bool skippable(const cosm_reader *r, const osmium::OSMObject &object) {
+    if (object.type() != osmium::item_type::node || !object.tags().empty()) return false;
+    const auto &location = static_cast<const osmium::Node &>(object).location();
+    if (!location.is_defined()) return true;
+    const int32_t x = location.x(), y = location.y();
+    if (x < -1800000000 || x > 1800000000 || y < -900000000 || y > 900000000 || (x == 0 && y == 0)) return false;
+    return !std::binary_search(r->wanted_nodes.begin(), r->wanted_nodes.end(), object.id());
+}
 
 static void set_error(char *error, size_t size, const char *message) {
     if (error == nullptr || size == 0) return;
@@ -49,8 +68,12 @@ extern "C" cosm_reader *cosm_open(const char *path, int types, char *error, size
         if (types & COSM_WAY) bits |= osmium::osm_entity_bits::way;
         if (types & COSM_RELATION) bits |= osmium::osm_entity_bits::relation;
         auto r = std::make_unique<cosm_reader>();
+        // One decoding thread per core (libosmium's default leaves two cores to the caller):
+        // the caller mostly waits for decoded blocks.
+        int threads = static_cast<int>(std::thread::hardware_concurrency());
+        r->pool = std::make_unique<osmium::thread::Pool>(threads < 1 ? 1 : threads);
         r->reader = std::make_unique<osmium::io::Reader>(osmium::io::File{path, "pbf"}, bits,
-                                                         osmium::io::read_meta::no);
+                                                         osmium::io::read_meta::no, *r->pool);
         r->history = r->reader->header().has_multiple_object_versions();
         return r.release();
     } catch (const std::exception &e) {
@@ -120,6 +143,7 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
                 const osmium::OSMObject &object = *r->it;
                 ++r->it;
                 if (type_bit(object.type()) == 0) continue;
+                if (r->skip_plain_nodes && skippable(r, object)) continue;
                 fill(r, object, out);
                 return 1;
             }
@@ -139,6 +163,17 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
         set_error(error, error_size, "unknown error reading the file");
     }
     return -1;
+}
+
+extern "C" int cosm_skip_plain_nodes(cosm_reader *r, const int64_t *wanted, size_t count) {
+    try {
+        r->wanted_nodes.assign(wanted, wanted + count);
+        std::sort(r->wanted_nodes.begin(), r->wanted_nodes.end());
+        r->skip_plain_nodes = true;
+        return 0;
+    } catch (...) {
+        return -1;
+    }
 }
 
 extern "C" void cosm_close(cosm_reader *reader) {

@@ -51,6 +51,12 @@ int cosm_is_history(const cosm_reader *reader);
  * corrupt data, unreadable file) with a message in `error`. */
 int cosm_next(cosm_reader *reader, cosm_element *out, char *error, size_t error_size);
 
+/* From now on, leaves out nodes without tags whose position is absent, or in range and not
+ * (0, 0), unless their id is one of the `count` ids at `wanted` (copied; any order). Nodes with
+ * tags and the rest (a position to check, a wanted id) are still returned. 0 on success, -1
+ * when out of memory. */
+int cosm_skip_plain_nodes(cosm_reader *reader, const int64_t *wanted, size_t count);
+
 /* Stops the reader's threads and frees everything; NULL is allowed. */
 void cosm_close(cosm_reader *reader);
 

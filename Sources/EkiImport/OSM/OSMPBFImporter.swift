@@ -14,7 +14,9 @@ import Foundation
 /// not decoded): stations, rail routes, route masters and stop areas, and the ids of the nodes
 /// (and, for relation stations, ways) that station centroids need. When a relation station
 /// needs ways that came before it, one more pass reads those ways. The last pass reads nodes:
-/// station nodes, every position checked, and the positions of the needed nodes only.
+/// station nodes, every position checked, and the positions of the needed nodes only (nodes
+/// without tags, the bulk of a file, are checked in COsmium and handed over only when wanted
+/// or failing the checks). libosmium decodes blocks on one thread per core.
 /// Stations are then put in node, way, relation order, as a sorted XML file gives them.
 public struct OSMPBFImporter: StationImporter {
     /// Path of the input (a file; PBF is not read from stdin).
@@ -64,7 +66,8 @@ public struct OSMPBFImporter: StationImporter {
         // Nodes are read as in a first pass (stations, every position checked), now that the
         // nodes the centroids need are known.
         scanner.pointee.beginPass(1, stopAt: nil)
-        try readPass(Int32(COSM_NODE), scanner)
+        let wanted = scanner.pointee.neededNodes.compactMap { $0.value.coordinate == nil ? $0.key : nil }
+        try readPass(Int32(COSM_NODE), scanner, plainNodesWanted: wanted)
 
         let order = scanner.pointee.stations.enumerated().sorted {
             ($0.element.ref.type, $0.offset) < ($1.element.ref.type, $1.offset)
@@ -85,7 +88,12 @@ public struct OSMPBFImporter: StationImporter {
             && head[6...].elementsEqual("OSMHeader".utf8)
     }
 
-    private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>) throws {
+    /// One pass over the file reading elements of `types` (`COSM_*` bits). With
+    /// `plainNodesWanted`, nodes without tags are decoded but not handed over unless their
+    /// position fails the checks or their id is one of these (the scanner would do nothing
+    /// else with them).
+    private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>,
+                          plainNodesWanted: [Int64]? = nil) throws {
         var message = [CChar](repeating: 0, count: 512)
         guard let reader = cosm_open(path, types, &message, message.count) else {
             throw ImportError(file: displayName, message: "cannot read as OpenStreetMap PBF: \(String(cString: message))")
@@ -93,6 +101,9 @@ public struct OSMPBFImporter: StationImporter {
         defer { cosm_close(reader) }
         if cosm_is_history(reader) != 0 {
             throw ImportError(file: displayName, message: "an OSM history file (several versions of objects) is not read; give a snapshot (osmium time-filter)")
+        }
+        if let wanted = plainNodesWanted, cosm_skip_plain_nodes(reader, wanted, wanted.count) != 0 {
+            throw ImportError(file: displayName, message: "out of memory for \(wanted.count) node ids")
         }
         var element = cosm_element()
         while true {
