@@ -40,7 +40,7 @@ done
 if [ ! -s "$file" ]; then
     python3 "$root/Scripts/bench/gen-osm-extract.py" --megabytes "$megabytes" --output "$file"
 fi
-bytes=$(stat -c %s "$file")
+bytes=$(stat -L -c %s "$file")
 
 echo "bench-osm: building eki-bench and eki (release)" >&2
 (cd "$root" && swift build -c release --product eki-bench >/dev/null && swift build -c release --product eki >/dev/null)
@@ -124,8 +124,8 @@ if [ "$pbf_megabytes" != 0 ]; then
         [ -s "$xml" ] || python3 "$root/Scripts/bench/gen-osm-extract.py" --megabytes "$pbf_megabytes" --output "$xml"
         osmium cat "$xml" -o "$pbf" -O
     fi
-    [ -s "$xml" ] && bytes=$(stat -c %s "$xml") || bytes=$((pbf_megabytes * 1000000))
-    echo "bench-osm: PBF $pbf ($(($(stat -c %s "$pbf") / 1000000)) MB, from $((bytes / 1000000)) MB of XML; MB/s below count the XML bytes)"
+    [ -s "$xml" ] && bytes=$(stat -L -c %s "$xml") || bytes=$((pbf_megabytes * 1000000))
+    echo "bench-osm: PBF $pbf ($(($(stat -L -c %s "$pbf") / 1000000)) MB, from $((bytes / 1000000)) MB of XML; MB/s below count the XML bytes)"
     cat "$pbf" >/dev/null
     db="$dir/pbf-bench.gpkg"
     rm -f "$db" "$db-wal" "$db-shm"

@@ -31,20 +31,36 @@ struct cosm_reader {
     std::vector<const char *> keys, values, roles;
     std::vector<int64_t> refs, member_refs;
     std::vector<int> member_types;
-    // cosm_skip_plain_nodes: the sorted ids of nodes still returned without tags.
-    bool skip_plain_nodes = false;
+    // cosm_filter_nodes: the mode, and the sorted wanted ids with whether each was seen.
+    int node_filter = COSM_ALL_NODES;
     std::vector<int64_t> wanted_nodes;
+    std::vector<bool> wanted_seen;
+    size_t wanted_left = 0;
 };
 
-// Whether a node without tags can be left out under cosm_skip_plain_nodes: it has no position,
-// or a position in range, not (0, 0), and is not wanted.
-static bool skippable(const cosm_reader *r, const osmium::OSMObject &object) {
-    if (object.type() != osmium::item_type::node || !object.tags().empty()) return false;
+// The index of `id` in the wanted ids, or -1.
+static long wanted_index(const cosm_reader *r, int64_t id) {
+    auto it = std::lower_bound(r->wanted_nodes.begin(), r->wanted_nodes.end(), id);
+    return it != r->wanted_nodes.end() && *it == id ? static_cast<long>(it - r->wanted_nodes.begin()) : -1;
+}
+
+// Whether the node filter leaves `object` out (see cosm_filter_nodes).
+static bool filtered_out(cosm_reader *r, const osmium::OSMObject &object) {
+    if (object.type() != osmium::item_type::node) return false;
+    if (r->node_filter == COSM_WANTED_NODES) {
+        long i = wanted_index(r, object.id());
+        if (i < 0) return true;
+        if (!r->wanted_seen[i]) {
+            r->wanted_seen[i] = true;
+            --r->wanted_left;
+        }
+        return false;
+    }
+    if (!object.tags().empty()) return false;
     const auto &location = static_cast<const osmium::Node &>(object).location();
     if (!location.is_defined()) return true;
     const int32_t x = location.x(), y = location.y();
-    if (x < -1800000000 || x > 1800000000 || y < -900000000 || y > 900000000 || (x == 0 && y == 0)) return false;
-    return !std::binary_search(r->wanted_nodes.begin(), r->wanted_nodes.end(), object.id());
+    return x >= -1800000000 && x <= 1800000000 && y >= -900000000 && y <= 900000000 && !(x == 0 && y == 0);
 }
 
 static void set_error(char *error, size_t size, const char *message) {
@@ -143,11 +159,16 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
                 const osmium::OSMObject &object = *r->it;
                 ++r->it;
                 if (type_bit(object.type()) == 0) continue;
-                if (r->skip_plain_nodes && skippable(r, object)) continue;
+                if (r->node_filter != COSM_ALL_NODES && filtered_out(r, object)) continue;
                 fill(r, object, out);
                 return 1;
             }
             if (r->finished) return 0;
+            if (r->node_filter == COSM_WANTED_NODES && r->wanted_left == 0) {
+                // Every wanted node has been returned: the rest of the file is not read.
+                r->finished = true;
+                return 0;
+            }
             r->buffer = r->reader->read();
             if (!r->buffer) {
                 r->finished = true;
@@ -165,11 +186,14 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
     return -1;
 }
 
-extern "C" int cosm_skip_plain_nodes(cosm_reader *r, const int64_t *wanted, size_t count) {
+extern "C" int cosm_filter_nodes(cosm_reader *r, int mode, const int64_t *wanted, size_t count) {
     try {
         r->wanted_nodes.assign(wanted, wanted + count);
         std::sort(r->wanted_nodes.begin(), r->wanted_nodes.end());
-        r->skip_plain_nodes = true;
+        r->wanted_nodes.erase(std::unique(r->wanted_nodes.begin(), r->wanted_nodes.end()), r->wanted_nodes.end());
+        r->wanted_seen.assign(r->wanted_nodes.size(), false);
+        r->wanted_left = r->wanted_nodes.size();
+        r->node_filter = mode;
         return 0;
     } catch (...) {
         return -1;

@@ -133,4 +133,28 @@ struct OSMParallelScanTests {
             #expect(parts.warnings.map(\.line) == [3 + 3000])
         }
     }
+
+    @Test("gzip and bzip2 copies of a sorted 4 MB file with a way station (decompressed ahead, the node pass stopping at the first way): the plain file's rows",
+          .needsTool("gzip"), .needsTool("bzip2"))
+    func compressedReadAhead() throws {
+        var xml = "<?xml version=\"1.0\"?>\n<osm version=\"0.6\">\n"
+        for id in 1...50_000 {
+            xml += "  <node id=\"\(id)\" version=\"1\" timestamp=\"2024-01-01T00:00:00Z\" lat=\"\(Self.lat(id))\" lon=\"\(Self.lon(id))\"/>\n"
+        }
+        xml += "  <way id=\"1\"><nd ref=\"7\"/><nd ref=\"49999\"/><tag k=\"railway\" v=\"station\"/><tag k=\"name\" v=\"圧縮駅\"/></way>\n"
+        for id in 2...20_000 { xml += "  <way id=\"\(id)\"><nd ref=\"1\"/><nd ref=\"2\"/></way>\n" }
+        xml += "</osm>\n"
+        let (dir, path) = try Self.write(xml)
+        defer { _ = dir }
+        #expect(try OSMTestSupport.shell("gzip -c \"$1\" > \"$1.gz\" && bzip2 -c \"$1\" > \"$1.bz2\"", path) == 0)
+        let plain = try OSMImporter(path: path).read()
+        let station = try #require(plain.records.first)
+        #expect(plain.records.count == 1)
+        #expect(station.coordinate == Coordinate(lat: (Self.lat(7) + Self.lat(49999)) / 2, lon: (Self.lon(7) + Self.lon(49999)) / 2))
+        for suffix in [".gz", ".bz2"] {
+            let compressed = try OSMImporter(path: path + suffix).read()
+            #expect(compressed.records == plain.records)
+            #expect(compressed.warnings == plain.warnings)
+        }
+    }
 }

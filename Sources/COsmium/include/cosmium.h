@@ -51,11 +51,19 @@ int cosm_is_history(const cosm_reader *reader);
  * corrupt data, unreadable file) with a message in `error`. */
 int cosm_next(cosm_reader *reader, cosm_element *out, char *error, size_t error_size);
 
-/* From now on, leaves out nodes without tags whose position is absent, or in range and not
- * (0, 0), unless their id is one of the `count` ids at `wanted` (copied; any order). Nodes with
- * tags and the rest (a position to check, a wanted id) are still returned. 0 on success, -1
- * when out of memory. */
-int cosm_skip_plain_nodes(cosm_reader *reader, const int64_t *wanted, size_t count);
+/* Node filters for cosm_filter_nodes. */
+enum {
+    COSM_ALL_NODES = 0,     /* every node is returned (the default) */
+    COSM_PLAIN_NODES = 1,   /* nodes without tags are left out when their position is absent, or
+                               in range and not (0, 0): the rest (tags, a position to refuse) are
+                               returned */
+    COSM_WANTED_NODES = 2   /* only nodes whose id is wanted; the end of the input is reported
+                               once each wanted id has been returned */
+};
+
+/* Sets the node filter `mode` (COSM_*_NODES) with the `count` wanted ids at `wanted` (copied;
+ * any order, repeats allowed; used by COSM_WANTED_NODES). 0 on success, -1 when out of memory. */
+int cosm_filter_nodes(cosm_reader *reader, int mode, const int64_t *wanted, size_t count);
 
 /* Stops the reader's threads and frees everything; NULL is allowed. */
 void cosm_close(cosm_reader *reader);
