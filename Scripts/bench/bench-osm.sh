@@ -12,7 +12,8 @@
 #
 # XML part: MB/s (10^6 bytes of input per second) and peak resident memory of each run:
 # - eki: OSMImporter.read() on the file, timed in-process by the release-built `eki-bench osm`
-#   (one run); peak = the process's VmHWM;
+#   (one run; the first pass is read in parts on one thread per core); peak = the process's
+#   VmHWM;
 # - osmium: `osmium tags-filter` with the same station/route filter, writing OSM XML, once with
 #   referenced objects (reads the input up to three times) and once with -R (one read);
 #   elapsed time and peak RSS from /usr/bin/time.
@@ -97,10 +98,12 @@ if [ "$rounds" -gt 0 ]; then
     for ((round = 1; round <= rounds; round++)); do
         json=$("$bench" osm "$file" --runs 1 --bytes "$bytes")
         eki_runs+=("$(python3 -c "import json, sys; print(json.loads(sys.argv[1])['median_s'])" "$json")")
-        t=$( { /usr/bin/time -f '%e' osmium tags-filter "$file" n/railway=station -o "$dir/osmium-out.osm" --overwrite 2>&1 >/dev/null; } | tail -n 1)
+        eki_cpu=$(python3 -c "import json, sys; print(json.loads(sys.argv[1])['cpu_s'][0])" "$json")
+        t=$( { /usr/bin/time -f '%e %U %S' osmium tags-filter "$file" n/railway=station -o "$dir/osmium-out.osm" --overwrite 2>&1 >/dev/null; } | tail -n 1)
         rm -f "$dir/osmium-out.osm"
-        osmium_runs+=("$t")
-        echo "osm-bench: round $round: eki ${eki_runs[-1]} s, osmium tags-filter n/railway=station $t s"
+        osmium_runs+=("${t%% *}")
+        osmium_cpu=$(python3 -c "import sys; u, s = sys.argv[1].split()[1:]; print(round(float(u) + float(s), 2))" "$t")
+        echo "osm-bench: round $round: eki ${eki_runs[-1]} s (CPU $eki_cpu s), osmium tags-filter n/railway=station ${t%% *} s (CPU $osmium_cpu s)"
     done
     python3 -c "import statistics, sys; b = int(sys.argv[1]); e = [float(x) for x in sys.argv[2].split()]; \
 o = [float(x) for x in sys.argv[3].split()]; me, mo = statistics.median(e), statistics.median(o); \
