@@ -15,7 +15,8 @@ import Foundation
 /// gives nil and the caller reads the file on one thread: errors and their positions are
 /// always the one-thread reader's.
 ///
-/// Lines in warnings and station candidates are the file's (each part counts its newlines).
+/// Lines in warnings and station candidates are the file's (the newlines before each cut are
+/// counted when a later part has lines to move).
 /// One difference from one thread, without effect on the result: a way or relation station
 /// does not pick up the nodes (or ways) its centroid needs from later parts in this pass; they
 /// stay pending and the next pass reads them, as it reads those that came before the station.
@@ -57,27 +58,53 @@ enum OSMParallelScan {
         DispatchQueue.concurrentPerform(iterations: parts) { i in
             let source = OSMFilePart(fd: fd, range: bounds[i]..<bounds[i + 1], prefix: i == 0 ? [] : rootLine,
                                      suffix: i == parts - 1 ? [] : close)
-            slots.base[i] = readPart(source, file: file, maxValueBytes: maxValueBytes).map { ($0, source.newlines) }
+            slots.base[i] = readPart(source, file: file, maxValueBytes: maxValueBytes)
         }
         let results = slots.base
+        guard results.allSatisfy({ $0 != nil }) else { return nil }
 
-        guard var joined = results[0]?.scan else { return nil }
+        // Lines are counted only when a later part has some to move (warnings, way and
+        // relation stations, stations without name).
+        let needsLines = results[1...].contains { part in
+            part!.warnings.contains { $0.line != nil } || part!.stations.contains { $0.line > 0 }
+        }
+        guard let linesBefore = needsLines ? newlines(fd, before: Array(cuts[1..<parts])) : Array(repeating: 0, count: parts - 1) else {
+            return nil
+        }
         let prologueLines = OSMFilePart.newlines(in: prologue)
-        var linesBefore = results[0]!.newlines
+        var joined = results[0]!
         for i in 1..<parts {
-            guard let part = results[i] else { return nil }
             // The part's text starts on line prologueLines + 2 of what its parser read, and on
             // line linesBefore + 1 of the file.
-            joined.append(part.scan, lineOffset: linesBefore - prologueLines - 1)
-            linesBefore += part.newlines
+            joined.append(results[i]!, lineOffset: linesBefore[i - 1] - prologueLines - 1)
         }
         return joined
+    }
+
+    /// The number of newlines before each of the ascending `offsets`; nil when the file
+    /// cannot be read.
+    private static func newlines(_ fd: Int32, before offsets: [Int]) -> [Int]? {
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunk, alignment: 16)
+        defer { buffer.deallocate() }
+        var counts: [Int] = []
+        var offset = 0, count = 0
+        for target in offsets {
+            while offset < target {
+                let n = pread(fd, buffer.baseAddress!, min(chunk, target - offset), off_t(offset))
+                guard n > 0 else { return nil }
+                count += OSMFilePart.newlines(in: UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+                offset += n
+            }
+            counts.append(count)
+        }
+        return counts
     }
 
     /// One result per part. Each part's thread writes only its own slot, and
     /// `concurrentPerform` returns after every part has finished, before the slots are read.
     private struct Slots: @unchecked Sendable {
-        let base: UnsafeMutableBufferPointer<(scan: OSMScanner, newlines: Int)?>
+        let base: UnsafeMutableBufferPointer<OSMScanner?>
 
         init(count: Int) {
             base = .allocate(capacity: count)
@@ -179,8 +206,6 @@ final class OSMFilePart: OSMByteSource {
     private let suffix: [UInt8]
     private var prefixDone = 0
     private var suffixDone = 0
-    /// Newlines in the bytes of `range` read so far.
-    private(set) var newlines = 0
 
     init(fd: Int32, range: Range<Int>, prefix: [UInt8], suffix: [UInt8]) {
         self.fd = fd
@@ -201,7 +226,6 @@ final class OSMFilePart: OSMByteSource {
             var n: Int
             repeat { n = pread(fd, dst, min(capacity, end - offset), off_t(offset)) } while n < 0 && errno == EINTR
             guard n > 0 else { throw ImportError(file: "", message: "read failed") }
-            newlines += Self.newlines(in: UnsafeRawBufferPointer(start: dst, count: n))
             offset += n
             return n
         }
