@@ -7,10 +7,13 @@
 #   EKI_BENCH_GZIP=1 Scripts/bench/bench-osm.sh   # also time a gzip copy with both tools
 #   EKI_BENCH_PBF_MB=520 Scripts/bench/bench-osm.sh  # PBF of a 520 MB XML extract (0: no PBF part)
 #   EKI_BENCH_RESULTS=DIR ...   # also writes DIR/eki_pbf.json and peers_pbf.json (bench.sh does)
+#   EKI_BENCH_ROUNDS=3 ...      # XML: also eki and the peers' `osmium tags-filter FILE
+#                               # n/railway=station` run alternately 3 times each, every run shown
 #
 # XML part: MB/s (10^6 bytes of input per second) and peak resident memory of each run:
 # - eki: OSMImporter.read() on the file, timed in-process by the release-built `eki-bench osm`
-#   (one run); peak = the process's VmHWM;
+#   (one run; the first pass is read in parts on one thread per core); peak = the process's
+#   VmHWM;
 # - osmium: `osmium tags-filter` with the same station/route filter, writing OSM XML, once with
 #   referenced objects (reads the input up to three times) and once with -R (one read);
 #   elapsed time and peak RSS from /usr/bin/time.
@@ -38,7 +41,7 @@ done
 if [ ! -s "$file" ]; then
     python3 "$root/Scripts/bench/gen-osm-extract.py" --megabytes "$megabytes" --output "$file"
 fi
-bytes=$(stat -c %s "$file")
+bytes=$(stat -L -c %s "$file")
 
 echo "bench-osm: building eki-bench and eki (release)" >&2
 (cd "$root" && swift build -c release --product eki-bench >/dev/null && swift build -c release --product eki >/dev/null)
@@ -87,6 +90,28 @@ run_osmium "osmium tags-filter -R" "$file" -R
 echo "osm-bench: goal XML: eki MB/s >= osmium tags-filter's: $(yes_no "$xml_eki_s <= $refs_s") ($xml_eki_s s vs $refs_s s)," \
      "and -R's: $(yes_no "$xml_eki_s <= $osmium_s") ($osmium_s s); peak RSS <= 150 MB: $(yes_no "$xml_eki_mb <= 150") ($xml_eki_mb MB)"
 
+rounds="${EKI_BENCH_ROUNDS:-0}"
+if [ "$rounds" -gt 0 ]; then
+    # The peers' command (bench_peers.py --osm): one pass, nodes only, written as OSM XML.
+    echo "bench-osm: interleaved, $rounds rounds: eki-bench osm, then osmium tags-filter FILE n/railway=station"
+    eki_runs=() osmium_runs=()
+    for ((round = 1; round <= rounds; round++)); do
+        json=$("$bench" osm "$file" --runs 1 --bytes "$bytes")
+        eki_runs+=("$(python3 -c "import json, sys; print(json.loads(sys.argv[1])['median_s'])" "$json")")
+        eki_cpu=$(python3 -c "import json, sys; print(json.loads(sys.argv[1])['cpu_s'][0])" "$json")
+        t=$( { /usr/bin/time -f '%e %U %S' osmium tags-filter "$file" n/railway=station -o "$dir/osmium-out.osm" --overwrite 2>&1 >/dev/null; } | tail -n 1)
+        rm -f "$dir/osmium-out.osm"
+        osmium_runs+=("${t%% *}")
+        osmium_cpu=$(python3 -c "import sys; u, s = sys.argv[1].split()[1:]; print(round(float(u) + float(s), 2))" "$t")
+        echo "osm-bench: round $round: eki ${eki_runs[-1]} s (CPU $eki_cpu s), osmium tags-filter n/railway=station ${t%% *} s (CPU $osmium_cpu s)"
+    done
+    python3 -c "import statistics, sys; b = int(sys.argv[1]); e = [float(x) for x in sys.argv[2].split()]; \
+o = [float(x) for x in sys.argv[3].split()]; me, mo = statistics.median(e), statistics.median(o); \
+print(f'osm-bench: interleaved medians: eki {b/1e6/me:.1f} MB/s ({me:.2f} s), osmium tags-filter {b/1e6/mo:.1f} MB/s ({mo:.2f} s): '
+      f'eki/osmium {mo/me:.2f}x; eki >= 1.3x osmium: {\"yes\" if mo/me >= 1.3 else \"no\"}')" \
+        "$bytes" "${eki_runs[*]}" "${osmium_runs[*]}"
+fi
+
 if [ "${EKI_BENCH_GZIP:-0}" = 1 ]; then
     gz="$file.gz"
     [ -s "$gz" ] || gzip -c -1 "$file" >"$gz"
@@ -102,8 +127,8 @@ if [ "$pbf_megabytes" != 0 ]; then
         [ -s "$xml" ] || python3 "$root/Scripts/bench/gen-osm-extract.py" --megabytes "$pbf_megabytes" --output "$xml"
         osmium cat "$xml" -o "$pbf" -O
     fi
-    [ -s "$xml" ] && bytes=$(stat -c %s "$xml") || bytes=$((pbf_megabytes * 1000000))
-    echo "bench-osm: PBF $pbf ($(($(stat -c %s "$pbf") / 1000000)) MB, from $((bytes / 1000000)) MB of XML; MB/s below count the XML bytes)"
+    [ -s "$xml" ] && bytes=$(stat -L -c %s "$xml") || bytes=$((pbf_megabytes * 1000000))
+    echo "bench-osm: PBF $pbf ($(($(stat -L -c %s "$pbf") / 1000000)) MB, from $((bytes / 1000000)) MB of XML; MB/s below count the XML bytes)"
     cat "$pbf" >/dev/null
     db="$dir/pbf-bench.gpkg"
     rm -f "$db" "$db-wal" "$db-shm"

@@ -4,18 +4,23 @@
 #include "cosmium.h"
 
 #include <osmium/io/pbf_input.hpp>
+#include <osmium/thread/pool.hpp>
 #include <osmium/osm/node.hpp>
 #include <osmium/osm/relation.hpp>
 #include <osmium/osm/way.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <memory>
+#include <thread>
 #include <string>
 #include <vector>
 
 struct cosm_reader {
+    // Declared before the reader, so that it is destroyed after it.
+    std::unique_ptr<osmium::thread::Pool> pool;
     std::unique_ptr<osmium::io::Reader> reader;
     osmium::memory::Buffer buffer;
     osmium::memory::Buffer::t_iterator<osmium::OSMObject> it;
@@ -26,7 +31,37 @@ struct cosm_reader {
     std::vector<const char *> keys, values, roles;
     std::vector<int64_t> refs, member_refs;
     std::vector<int> member_types;
+    // cosm_filter_nodes: the mode, and the sorted wanted ids with whether each was seen.
+    int node_filter = COSM_ALL_NODES;
+    std::vector<int64_t> wanted_nodes;
+    std::vector<bool> wanted_seen;
+    size_t wanted_left = 0;
 };
+
+// The index of `id` in the wanted ids, or -1.
+static long wanted_index(const cosm_reader *r, int64_t id) {
+    auto it = std::lower_bound(r->wanted_nodes.begin(), r->wanted_nodes.end(), id);
+    return it != r->wanted_nodes.end() && *it == id ? static_cast<long>(it - r->wanted_nodes.begin()) : -1;
+}
+
+// Whether the node filter leaves `object` out (see cosm_filter_nodes).
+static bool filtered_out(cosm_reader *r, const osmium::OSMObject &object) {
+    if (object.type() != osmium::item_type::node) return false;
+    if (r->node_filter == COSM_WANTED_NODES) {
+        long i = wanted_index(r, object.id());
+        if (i < 0) return true;
+        if (!r->wanted_seen[i]) {
+            r->wanted_seen[i] = true;
+            --r->wanted_left;
+        }
+        return false;
+    }
+    if (!object.tags().empty()) return false;
+    const auto &location = static_cast<const osmium::Node &>(object).location();
+    if (!location.is_defined()) return true;
+    const int32_t x = location.x(), y = location.y();
+    return x >= -1800000000 && x <= 1800000000 && y >= -900000000 && y <= 900000000 && !(x == 0 && y == 0);
+}
 
 static void set_error(char *error, size_t size, const char *message) {
     if (error == nullptr || size == 0) return;
@@ -49,8 +84,12 @@ extern "C" cosm_reader *cosm_open(const char *path, int types, char *error, size
         if (types & COSM_WAY) bits |= osmium::osm_entity_bits::way;
         if (types & COSM_RELATION) bits |= osmium::osm_entity_bits::relation;
         auto r = std::make_unique<cosm_reader>();
+        // One decoding thread per core (libosmium's default leaves two cores to the caller):
+        // the caller mostly waits for decoded blocks.
+        int threads = static_cast<int>(std::thread::hardware_concurrency());
+        r->pool = std::make_unique<osmium::thread::Pool>(threads < 1 ? 1 : threads);
         r->reader = std::make_unique<osmium::io::Reader>(osmium::io::File{path, "pbf"}, bits,
-                                                         osmium::io::read_meta::no);
+                                                         osmium::io::read_meta::no, *r->pool);
         r->history = r->reader->header().has_multiple_object_versions();
         return r.release();
     } catch (const std::exception &e) {
@@ -120,10 +159,16 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
                 const osmium::OSMObject &object = *r->it;
                 ++r->it;
                 if (type_bit(object.type()) == 0) continue;
+                if (r->node_filter != COSM_ALL_NODES && filtered_out(r, object)) continue;
                 fill(r, object, out);
                 return 1;
             }
             if (r->finished) return 0;
+            if (r->node_filter == COSM_WANTED_NODES && r->wanted_left == 0) {
+                // Every wanted node has been returned: the rest of the file is not read.
+                r->finished = true;
+                return 0;
+            }
             r->buffer = r->reader->read();
             if (!r->buffer) {
                 r->finished = true;
@@ -139,6 +184,20 @@ extern "C" int cosm_next(cosm_reader *r, cosm_element *out, char *error, size_t 
         set_error(error, error_size, "unknown error reading the file");
     }
     return -1;
+}
+
+extern "C" int cosm_filter_nodes(cosm_reader *r, int mode, const int64_t *wanted, size_t count) {
+    try {
+        r->wanted_nodes.assign(wanted, wanted + count);
+        std::sort(r->wanted_nodes.begin(), r->wanted_nodes.end());
+        r->wanted_nodes.erase(std::unique(r->wanted_nodes.begin(), r->wanted_nodes.end()), r->wanted_nodes.end());
+        r->wanted_seen.assign(r->wanted_nodes.size(), false);
+        r->wanted_left = r->wanted_nodes.size();
+        r->node_filter = mode;
+        return 0;
+    } catch (...) {
+        return -1;
+    }
 }
 
 extern "C" void cosm_close(cosm_reader *reader) {

@@ -203,4 +203,33 @@ struct OSMPBFTests {
             return e.file == corrupt && e.message.hasPrefix("corrupt or truncated OpenStreetMap PBF: ")
         }
     }
+
+    @Test("Nodes without tags, checked in COsmium: one at (0, 0) is refused naming it; a way station's nodes before and after it are found",
+          .needsTool("osmium", package: "osmium-tool"))
+    func plainNodes() throws {
+        let dir = TemporaryDirectory()
+        var xml = "<?xml version='1.0' encoding='UTF-8'?>\n<osm version=\"0.6\">\n"
+        for id in 1...3000 { xml += "  <node id=\"\(id)\" version=\"1\" lat=\"\(35 + Double(id) / 100_000)\" lon=\"139.5\"/>\n" }
+        xml += "  <way id=\"1\" version=\"1\"><nd ref=\"2\"/><nd ref=\"2999\"/><tag k=\"railway\" v=\"station\"/><tag k=\"name\" v=\"両端駅\"/></way>\n</osm>\n"
+        let source = dir.file("plain.osm")
+        try xml.write(toFile: source, atomically: true, encoding: .utf8)
+        let files = try Self.convert(source, in: dir, name: "plain-osmium")
+        let pbf = try OSMPBFImporter(path: files.pbf).read()
+        #expect(Self.rows(pbf) == Self.rows(try OSMImporter(path: source).read()))
+        let station = try #require(pbf.records.first)
+        #expect(pbf.records.count == 1)
+        #expect(abs(station.coordinate.lat - (35.00002 + 35.02999) / 2) < 1e-12)
+
+        let null = dir.file("null.osm")
+        try xml.replacingOccurrences(of: "<node id=\"1500\" version=\"1\" lat=\"35.015\" lon=\"139.5\"/>",
+                                     with: "<node id=\"1500\" version=\"1\" lat=\"0\" lon=\"0\"/>")
+            .write(toFile: null, atomically: true, encoding: .utf8)
+        let nullFiles = try Self.convert(null, in: dir, name: "null-osmium")
+        #expect {
+            try OSMPBFImporter(path: nullFiles.pbf).read()
+        } throws: { e in
+            guard let e = e as? ImportError else { return false }
+            return e.file == nullFiles.pbf && e.message.hasPrefix("node/1500: ") && e.field == "lat"
+        }
+    }
 }

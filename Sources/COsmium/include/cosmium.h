@@ -51,6 +51,20 @@ int cosm_is_history(const cosm_reader *reader);
  * corrupt data, unreadable file) with a message in `error`. */
 int cosm_next(cosm_reader *reader, cosm_element *out, char *error, size_t error_size);
 
+/* Node filters for cosm_filter_nodes. */
+enum {
+    COSM_ALL_NODES = 0,     /* every node is returned (the default) */
+    COSM_PLAIN_NODES = 1,   /* nodes without tags are left out when their position is absent, or
+                               in range and not (0, 0): the rest (tags, a position to refuse) are
+                               returned */
+    COSM_WANTED_NODES = 2   /* only nodes whose id is wanted; the end of the input is reported
+                               once each wanted id has been returned */
+};
+
+/* Sets the node filter `mode` (COSM_*_NODES) with the `count` wanted ids at `wanted` (copied;
+ * any order, repeats allowed; used by COSM_WANTED_NODES). 0 on success, -1 when out of memory. */
+int cosm_filter_nodes(cosm_reader *reader, int mode, const int64_t *wanted, size_t count);
+
 /* Stops the reader's threads and frees everything; NULL is allowed. */
 void cosm_close(cosm_reader *reader);
 

@@ -1,6 +1,14 @@
 import CCompression
 import Foundation
 
+/// Bytes of OSM XML text handed to expat in chunks: a whole input (`OSMByteStream`) or one
+/// part of a file (`OSMFilePart`).
+protocol OSMByteSource {
+    /// Fills up to `capacity` bytes at `dst`.
+    /// - Returns: the number of bytes written; 0 only at the end.
+    func read(into dst: UnsafeMutableRawPointer, capacity: Int) throws -> Int
+}
+
 /// The bytes of one OSM XML input (a file or stdin), decompressed on the fly.
 ///
 /// Compression is recognised by its magic bytes, not by the file name: gzip (`1f 8b`, zlib,
@@ -9,7 +17,7 @@ import Foundation
 /// memory does not depend on the input size.
 ///
 /// Not thread-safe: one stream belongs to one parse.
-final class OSMByteStream {
+final class OSMByteStream: OSMByteSource {
     enum Compression: String { case none, gzip, bzip2 }
 
     /// The name used in errors: the path as given, or `<stdin>`.

@@ -59,7 +59,7 @@ final class OSMExpatParser {
     /// straight into expat's buffer.
     /// - Throws: the scanner's first error, or an `ImportError` with expat's message, line and
     ///   column for malformed or truncated XML, or the input's read/decompression error.
-    func parse(_ input: OSMByteStream) throws {
+    func parse(_ input: some OSMByteSource) throws {
         // A start tag with its attributes lies between two `<` (attribute values cannot hold
         // one): input running on further than the longest value accepted plus room for the
         // other attributes is refused before expat buffers it.

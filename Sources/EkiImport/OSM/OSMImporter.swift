@@ -27,7 +27,9 @@ import Foundation
 /// - Elements nested inside elements are refused (OSM XML never nests them).
 ///
 /// Memory: elements are streamed through expat (1 MiB chunks); only stations, rail routes and
-/// stop areas are kept. When a station is a way or relation whose nodes came earlier in the
+/// stop areas are kept. The first pass over a plain file of several MiB is read in parts on
+/// up to `threads` threads (`OSMParallelScan`), with the same result and errors; a compressed
+/// file is decompressed on a thread of its own while expat parses (`OSMReadAhead`). When a station is a way or relation whose nodes came earlier in the
 /// file, the file is read again for just those nodes (a sorted file's later passes stop at its
 /// first way, or first relation; a pass for node positions only scans the bytes for `<node`
 /// tags without expat, see `OSMNodeRescan`); a pipe or stdin is copied to a temporary file during the
@@ -51,12 +53,21 @@ public struct OSMImporter: StationImporter {
     /// The default `maxValueBytes`: 1 MiB, as for CSV fields (`CSVReader.defaultMaxFieldBytes`).
     public static let defaultMaxValueBytes = CSVReader.defaultMaxFieldBytes
 
+    /// The most threads the first pass over a plain file uses (`OSMParallelScan`); 1 reads on
+    /// the calling thread only. Default: the active processor count, at most 8.
+    public var threads: Int
+    /// The smallest part, in bytes, the first pass cuts a plain file into: a file shorter than
+    /// twice this is read on one thread. Default 4 MiB.
+    public var minimumPartBytes: Int
+
     public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
                 maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
         self.path = path
         self.operatorOverride = operatorOverride
         self.displayName = displayName ?? (path == "-" ? "<stdin>" : path)
         self.maxValueBytes = maxValueBytes
+        threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
+        minimumPartBytes = 4 << 20
     }
 
     /// Reads the whole input.
@@ -85,8 +96,14 @@ public struct OSMImporter: StationImporter {
         if !Self.isRegularFile(path) {
             copy = try Self.makeTemporaryFile(for: displayName)
         }
+        let isCompressed = copy == nil && Self.isCompressed(path: path)
 
-        try Self.runPass(scanner, input: OSMByteStream(path: path, teeFD: copy?.fd))
+        if copy == nil, !isCompressed, let parts = OSMParallelScan.firstPass(
+            path: path, file: displayName, maxValueBytes: maxValueBytes, threads: threads, minimumPartBytes: minimumPartBytes) {
+            scanner.pointee = parts
+        } else {
+            try Self.runPass(scanner, input: Self.readAhead(OSMByteStream(path: path, teeFD: copy?.fd), regularFile: copy == nil))
+        }
         var pass = 1
         while pass < 3 {
             let pending = Self.pending(scanner.pointee, fromPass: pass)
@@ -95,12 +112,12 @@ public struct OSMImporter: StationImporter {
             let stopAt: OSMElementType? = scanner.pointee.isSorted ? (pending.ways ? .relation : .way) : nil
             scanner.pointee.beginPass(pass, stopAt: stopAt)
             // Node positions only: read without expat (`OSMNodeRescan`), unless it declines.
-            if !pending.ways, try OSMNodeRescan.run(scanner, input: OSMByteStream(path: copy?.path ?? path, displayName: displayName),
+            if !pending.ways, try OSMNodeRescan.run(scanner, input: Self.readAhead(OSMByteStream(path: copy?.path ?? path, displayName: displayName)),
                                                     stopAt: stopAt) {
                 continue
             }
             let input = try OSMByteStream(path: copy?.path ?? path, displayName: displayName)
-            try Self.runPass(scanner, input: input)
+            try Self.runPass(scanner, input: Self.readAhead(input))
         }
 
         return Self.batch(from: scanner.pointee, operatorOverride: operatorOverride)
@@ -196,7 +213,12 @@ public struct OSMImporter: StationImporter {
         return nil
     }
 
-    private static func runPass(_ scanner: UnsafeMutablePointer<OSMScanner>, input: OSMByteStream) throws {
+    /// A compressed regular file is decompressed ahead on a thread of its own (`OSMReadAhead`).
+    private static func readAhead(_ stream: OSMByteStream, regularFile: Bool = true) -> any OSMByteSource {
+        regularFile && stream.compression != .none ? OSMReadAhead(stream) : stream
+    }
+
+    private static func runPass(_ scanner: UnsafeMutablePointer<OSMScanner>, input: some OSMByteSource) throws {
         let parser = try OSMExpatParser(scanner: scanner)
         try parser.parse(input)
     }

@@ -21,7 +21,7 @@ enum OSMNodeRescan {
     ///   (the scan stops there).
     /// - Returns: false when the scan met a start tag it leaves to expat (see above).
     /// - Throws: the input's read or decompression error.
-    static func run(_ scanner: UnsafeMutablePointer<OSMScanner>, input: OSMByteStream,
+    static func run(_ scanner: UnsafeMutablePointer<OSMScanner>, input: some OSMByteSource,
                     stopAt: OSMElementType?) throws -> Bool {
         var capacity = 2 * chunkSize
         var base = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)

@@ -10,12 +10,15 @@ import Foundation
 /// except that PBF carries no Overpass centers, inline geometry or JOSM actions. Coordinates
 /// are PBF's 1e-7 degree units, as osmium writes them to XML.
 ///
-/// Memory: no pass holds every node. Pass 1 reads ways and relations only (blocks of nodes are
-/// not decoded): stations, rail routes, route masters and stop areas, and the ids of the nodes
-/// (and, for relation stations, ways) that station centroids need. When a relation station
-/// needs ways that came before it, one more pass reads those ways. The last pass reads nodes:
-/// station nodes, every position checked, and the positions of the needed nodes only.
-/// Stations are then put in node, way, relation order, as a sorted XML file gives them.
+/// Memory: no pass holds every node; the passes are those of the XML importer. Pass 1 reads
+/// everything: stations, rail routes, route masters and stop areas, every node position
+/// checked, and the ids of the nodes (and, for relation stations, ways) that station centroids
+/// need. Nodes without tags, the bulk of a file, are checked in COsmium and never handed over.
+/// When a relation station needs ways that came before it, one more pass reads those ways.
+/// When a centroid needs nodes, a last pass reads only those, and stops once it has them all
+/// (a file whose stations are all nodes is read once). libosmium decodes blocks on one thread
+/// per core. Stations are then put in node, way, relation order, as a sorted XML file gives
+/// them.
 public struct OSMPBFImporter: StationImporter {
     /// Path of the input (a file; PBF is not read from stdin).
     public var path: String
@@ -56,15 +59,18 @@ public struct OSMPBFImporter: StationImporter {
             scanner.deinitialize(count: 1)
             scanner.deallocate()
         }
-        try readPass(Int32(COSM_WAY | COSM_RELATION), scanner)
+        try readPass(Int32(COSM_NODE | COSM_WAY | COSM_RELATION), scanner, nodes: Int32(COSM_PLAIN_NODES))
+        var pass = 1
         if scanner.pointee.neededWays.values.contains(where: { $0.nodes == nil }) {
-            scanner.pointee.beginPass(2, stopAt: nil)
+            pass += 1
+            scanner.pointee.beginPass(pass, stopAt: nil)
             try readPass(Int32(COSM_WAY), scanner)
         }
-        // Nodes are read as in a first pass (stations, every position checked), now that the
-        // nodes the centroids need are known.
-        scanner.pointee.beginPass(1, stopAt: nil)
-        try readPass(Int32(COSM_NODE), scanner)
+        let wanted = scanner.pointee.neededNodes.compactMap { $0.value.coordinate == nil ? $0.key : nil }
+        if !wanted.isEmpty {
+            scanner.pointee.beginPass(pass + 1, stopAt: nil)
+            try readPass(Int32(COSM_NODE), scanner, nodes: Int32(COSM_WANTED_NODES), wanted: wanted)
+        }
 
         let order = scanner.pointee.stations.enumerated().sorted {
             ($0.element.ref.type, $0.offset) < ($1.element.ref.type, $1.offset)
@@ -85,7 +91,10 @@ public struct OSMPBFImporter: StationImporter {
             && head[6...].elementsEqual("OSMHeader".utf8)
     }
 
-    private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>) throws {
+    /// One pass over the file reading elements of `types` (`COSM_*` bits), nodes filtered by
+    /// `nodes` (`COSM_*_NODES`, see cosmium.h) with the `wanted` ids.
+    private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>,
+                          nodes: Int32 = Int32(COSM_ALL_NODES), wanted: [Int64] = []) throws {
         var message = [CChar](repeating: 0, count: 512)
         guard let reader = cosm_open(path, types, &message, message.count) else {
             throw ImportError(file: displayName, message: "cannot read as OpenStreetMap PBF: \(String(cString: message))")
@@ -93,6 +102,9 @@ public struct OSMPBFImporter: StationImporter {
         defer { cosm_close(reader) }
         if cosm_is_history(reader) != 0 {
             throw ImportError(file: displayName, message: "an OSM history file (several versions of objects) is not read; give a snapshot (osmium time-filter)")
+        }
+        if nodes != Int32(COSM_ALL_NODES), cosm_filter_nodes(reader, nodes, wanted, wanted.count) != 0 {
+            throw ImportError(file: displayName, message: "out of memory for \(wanted.count) node ids")
         }
         var element = cosm_element()
         while true {

@@ -29,8 +29,10 @@ struct OSMScanner {
     /// In a later pass over a sorted file: stop at the first element of this type.
     var stopAt: OSMElementType?
     /// True while every element seen in pass 1 came in node → way → relation order.
-    private(set) var isSorted = true
-    private var lastType = OSMElementType.node
+    var isSorted = true
+    /// The first element type and the greatest one seen in pass 1 (to join parts of a file).
+    var firstType: OSMElementType?
+    var lastType = OSMElementType.node
 
     private var depth = 0
     var halted = false
@@ -171,6 +173,7 @@ struct OSMScanner {
 
     private mutating func startObject(_ type: OSMElementType, _ atts: Attributes) {
         if pass == 1 {
+            if firstType == nil { firstType = type }
             if type < lastType { isSorted = false }
             lastType = max(lastType, type)
         } else if let stopAt, type >= stopAt {
