@@ -25,8 +25,15 @@ echo "== release build"
 BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)
 EKI="$BIN/eki" BENCH="$BIN/eki-bench"
 
+sizes() {   # db: the search tables' pages, MB (needs the sqlite3 shell with dbstat)
+    command -v sqlite3 >/dev/null || return 0
+    echo "search tables (MB): $(sqlite3 "$1" "SELECT group_concat(name || ' ' || mb, ', ') FROM (SELECT name, round(sum(pgsize) / 1e6, 1) AS mb FROM dbstat WHERE name LIKE 'search%' GROUP BY name ORDER BY 2 DESC)")"
+    echo "search tables total: $(sqlite3 "$1" "SELECT round(sum(pgsize) / 1e6, 1) FROM dbstat WHERE name LIKE 'search%'") MB"
+}
+
 run() {   # name db
     local name=$1 db=$2
+    sizes "$db"
     if [ ! -f "$WORK/$name-queries.txt" ]; then
         python3 "$ROOT/Scripts/bench/search-bench-queries.py" "$db" "$QUERIES" 1 "$WORK/$name-queries.txt"
     fi

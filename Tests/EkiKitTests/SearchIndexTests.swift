@@ -7,19 +7,21 @@ import EkiTestSupport
 /// The search index's plans against brute force, and its upkeep across imports and versions.
 @Suite(.serialized) struct SearchIndexTests {
 
-    /// One `search_entry` row.
-    struct Row { var fid: Int64; var key: String; var sortKey: String; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
+    /// One `search_entry` row, with its sort key computed from its `stations` row.
+    struct Row { var fid: Int64; var key: String; var sortKey: String; var sid: Int64; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
 
     static func rows(_ store: StationStore) throws -> [Row] {
         let s = try store.db.prepare("""
-            SELECT e.fid, s.key, e.sort_key, e.open, e.lon, e.lat, e.name_h, e.reading_h, e.romaji_h, e.line_h, e.operator_h
+            SELECT e.fid, s.key, s.name, s.reading, e.open, e.lon, e.lat, e.name_h, e.reading_h, e.romaji_h, e.line_h, e.operator_h, e.sid
             FROM search_entry e JOIN stations s ON s.fid = e.fid
             """)
         var out: [Row] = []
+        var keys = SearchIndexBuilder(db: store.db, brands: [:])
         while try s.step() {
-            out.append(Row(fid: s.int64(0), key: s.text(1), sortKey: s.text(2), open: s.int64(3) != 0,
-                           point: Coordinate(lat: s.double(5), lon: s.double(4)),
-                           forms: [.name: s.text(6), .reading: s.text(7), .romaji: s.text(8), .line: s.text(9), .operator: s.text(10)]))
+            out.append(Row(fid: s.int64(0), key: s.text(1), sortKey: keys.sortKey(key: s.text(1), name: s.text(2), reading: s.optionalText(3)),
+                           sid: s.int64(12), open: s.int64(4) != 0,
+                           point: Coordinate(lat: s.double(6), lon: s.double(5)),
+                           forms: [.name: s.text(7), .reading: s.text(8), .romaji: s.text(9), .line: s.text(10), .operator: s.text(11)]))
         }
         return out
     }
@@ -122,13 +124,88 @@ import EkiTestSupport
         try store.importRecords([record("a", "亜", "あ"), record("a", "運", "ん")], dataset: "a")
         // Squeeze the two sort ids together, as many imports into one spot would.
         try store.db.execute("""
-            UPDATE search_entry SET sid = CASE WHEN sort_key < 'い' THEN 1 ELSE 2 END;
+            UPDATE search_entry SET sid = CASE WHEN sid = (SELECT min(sid) FROM search_entry) THEN 1 ELSE 2 END;
             UPDATE search_posting SET sid = (SELECT sid FROM search_entry e WHERE e.fid = search_posting.fid);
             """)
         try store.importRecords([record("b", "可", "か")], dataset: "b")
         #expect(try store.search("本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", "可", "運"])
         #expect(try store.db.scalarInt("SELECT min(sid) FROM search_entry")! > 2)
         try checkConsistency(store)
+    }
+
+    /// The bigram document, written as bytes, is the token of each gram in order, once each.
+    @Test func bigramDocumentIsTheTokensOfTheGrams() {
+        for form in ["", "a", "aa", "おだわら", "とうきょうとう", "ab\u{1F600}c", "s000015"] {
+            let tokens = SearchIndex.grams(form).map { g in
+                let u = Array(g.unicodeScalars)
+                return SearchIndex.bigramToken(code: 3, u[0], u[1])
+            }
+            #expect(SearchIndex.bigramDocument(code: 3, form) == tokens.joined(separator: " "), "\(form)")
+        }
+        #expect(SearchIndex.bigramDocument(code: 0, "aba") == "0x61x62 0x62x61 0x61x1")
+    }
+
+    /// Entries imported later get sort ids between those of the indexed entries (no renumbering
+    /// while gaps are free); deleting an entry deletes its postings through its forms, also forms
+    /// holding the characters the trigger escapes (`"` and backslash).
+    @Test func laterEntriesFitBetweenAndDeletedOnesLeaveNoPostings() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("between.gpkg").path
+        let store = try StationStore(path: path)
+        func record(_ ds: String, _ name: String, _ reading: String) -> SourceRecord {
+            SourceRecord(source: SourceRef(dataset: ds, id: name), name: name, reading: reading, operatorName: "テスト",
+                         serviceClass: .conventional, lines: ["本線"], coordinate: Coordinate(lat: 35, lon: 139))
+        }
+        func sids() throws -> [Int64] {
+            let s = try store.db.prepare("SELECT sid FROM search_entry ORDER BY sid")
+            var out: [Int64] = []
+            while try s.step() { out.append(s.int64(0)) }
+            return out
+        }
+        let odd = "伊\"\\x"
+        try store.importRecords([record("a", "亜", "あ"), record("a", "運", "う")], dataset: "a")
+        #expect(try sids() == [SearchIndex.sidSpacing, 2 * SearchIndex.sidSpacing])
+        try store.importRecords([record("b", "可", "か"), record("b", odd, "い")], dataset: "b")
+        // あ い う か: い halfway between あ and う, か one spacing after う; あ and う keep their ids.
+        #expect(try sids() == [8, 12, 16, 24])
+        #expect(try store.search("本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", odd, "運", "可"])
+        #expect(try store.db.scalarInt("SELECT count(*) FROM search_entry WHERE instr(name_h, '\"') > 0 AND instr(name_h, '\\') > 0") == 1)
+        #expect(try store.search(odd).map(\.station.name) == [odd])
+        try checkConsistency(store)
+        // Replacing dataset b without it retires 伊"\x (closed): its row and postings are written
+        // again, the old postings deleted through its forms.
+        try store.importRecords([record("b", "可", "か")], dataset: "b")
+        #expect(try store.search(odd).isEmpty)
+        #expect(try store.search(odd, options: SearchOptions(includeClosed: true)).map(\.station.name) == [odd])
+        try checkConsistency(store)
+        // Deleted without an import (its terms stay until the next one drops them).
+        try store.db.execute("DELETE FROM stations WHERE name = '\(odd)'")
+        #expect(try store.db.scalarInt("SELECT count(*) FROM search_entry") == 3)
+        try checkPostings(store)
+    }
+
+    /// A version 6 file (postings with an index on fid, no deletion trigger) is rebuilt in the
+    /// version 7 form when opened writable, and finds the same entries.
+    @Test func version6DatabasesGetTheNewIndexWhenOpenedWritable() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("v6.gpkg").path
+        do {
+            let store = try StationStore(path: path)
+            try store.importRecords([SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
+                                                  operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
+                                                  coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
+            try store.db.execute("""
+                DROP TRIGGER search_entry_gone; DROP INDEX search_entry_sid;
+                ALTER TABLE search_entry ADD COLUMN sort_key TEXT; CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
+                CREATE INDEX search_posting_fid ON search_posting(fid);
+                UPDATE eki_meta SET value = '6' WHERE name = 'schema_version';
+                """)
+        }
+        #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
+        let writable = try StationStore(path: path)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
+        #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name IN ('search_posting_fid', 'search_entry_sort')") == 0)
+        #expect(try writable.search("odawara").map(\.station.name) == ["小田原"])
+        #expect(try writable.search("小田原線", options: SearchOptions(by: .line)).map(\.station.name) == ["小田原"])
+        try checkConsistency(writable)
     }
 
     @Test func version2DatabasesGetTheIndexWhenOpenedWritable() throws {
@@ -183,7 +260,7 @@ import EkiTestSupport
         }
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
-        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 6)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 0)
         #expect(try writable.db.scalarInt("SELECT wr FROM pragma_table_list WHERE name = 'source_records'") == 1)
         #expect(try writable.sourceRecords() == rows)
@@ -228,10 +305,32 @@ import EkiTestSupport
         }
         #expect(missing.isEmpty)
         // Sort ids follow sort keys.
-        #expect(try db.scalarInt("SELECT count(*) FROM (SELECT sid, lag(sid) OVER (ORDER BY sort_key) AS prev FROM search_entry) WHERE prev >= sid") == 0)
+        let sids = try Self.rows(store).sorted { SearchRun.before($0.sortKey, $1.sortKey) }.map(\.sid)
+        #expect(sids == sids.sorted())
+        try checkPostings(store)
+        // Every term of 3 or more characters is in the trigram index (shorter ones have no
+        // trigram), and nothing else is.
+        try db.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_fts_rows USING fts5vocab(main, search_fts, instance)")
+        #expect(try db.scalarInt("SELECT count(DISTINCT doc) FROM temp.search_fts_rows")
+                == (try db.scalarInt("SELECT count(*) FROM search_term WHERE length(form) >= 3")))
+        #expect(try db.scalarInt("""
+            SELECT count(*) FROM (SELECT DISTINCT doc FROM temp.search_fts_rows) d
+            WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = d.doc)
+            """) == 0)
+        try db.execute("DROP TABLE temp.search_fts_rows")
+    }
+
+    /// Each posting has its entry's sort id and open flag, no posting outlives its entry
+    /// (deleted entries' postings go by trigger), and each entry has one posting per stored form.
+    func checkPostings(_ store: StationStore) throws {
+        let db = store.db
         #expect(try db.scalarInt("SELECT count(*) FROM search_posting p JOIN search_entry e ON e.fid = p.fid WHERE p.sid != e.sid OR p.open != e.open") == 0)
-        // Every term is in the FTS index, and nothing else is.
-        #expect(try db.scalarInt("SELECT count(*) FROM search_fts_docsize") == (try db.scalarInt("SELECT count(*) FROM search_term")))
-        #expect(try db.scalarInt("SELECT count(*) FROM search_fts_docsize d WHERE NOT EXISTS (SELECT 1 FROM search_term t WHERE t.id = d.id)") == 0)
+        #expect(try db.scalarInt("SELECT count(*) FROM search_posting p WHERE NOT EXISTS (SELECT 1 FROM search_entry e WHERE e.fid = p.fid)") == 0)
+        let forms = try db.prepare("SELECT name_h, reading_h, romaji_h, line_h, operator_h FROM search_entry")
+        var formCount: Int64 = 0
+        while try forms.step() {
+            for c in Int32(0)..<5 { formCount += Int64(forms.text(c).split(separator: "\u{1}").count) }
+        }
+        #expect(try db.scalarInt("SELECT count(*) FROM search_posting") == formCount)
     }
 }

@@ -23,7 +23,7 @@ extension StationStore {
             if (try db.scalarInt("SELECT count(*) FROM search_entry") ?? 0) > 0 {
                 // Every entry is indexed again with the current folds; terms no entry uses any
                 // more (old forms) are dropped by `update()`.
-                try db.execute("DELETE FROM search_posting; DELETE FROM search_entry;")
+                try searchIndex.clear()
                 try searchIndex.update()
             }
             try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('search_fold', ?)")

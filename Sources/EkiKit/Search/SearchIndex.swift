@@ -6,19 +6,25 @@ import EkiSQLite
 ///
 /// - `search_entry`: one row per entry (`fid` of `stations`; deleted with it, and by the
 ///   trigger `search_entry_stale` when a searched column of the entry changes, to be written
-///   again): the sort key (folded reading, else folded name; then folded name and key, joined
-///   by U+0001) and the sort id `sid`, an integer in the same order, open flag, point, and for
-///   each field the folded forms (names: the name, then its former names) joined and framed
-///   by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr` tests exact (`\u{1}q\u{1}`),
-///   prefix (`\u{1}q`) or partial (`q`) matches of any form.
+///   again): the sort id `sid`, an integer in the order of the entries' sort keys (folded
+///   reading, else folded name; then folded name and key, joined by U+0001; computed from
+///   `stations`, not stored since schema version 7), `sidSpacing` apart after a full build, so
+///   that later imports fit new entries between (a small integer keeps postings short); open
+///   flag, point, and for each field the folded forms (names: the name, then its former names)
+///   joined and framed by U+0001 (`\u{1}form\u{1}form\u{1}`), so that one `instr` tests exact
+///   (`\u{1}q\u{1}`), prefix (`\u{1}q`) or partial (`q`) matches of any form. Entries in result
+///   order come from the `sid` index.
 /// - `search_term`: each distinct (field, folded form). Prefix search is a range scan of its
 ///   (field, form) index.
 /// - `search_posting`: term → entries, each with its sort id and open flag, clustered by
 ///   (term, sid): the first matches in result order of any set of terms come from one covering
-///   index, however many entries match.
+///   index, however many entries match. An entry's postings are deleted with its row by the
+///   trigger `search_entry_gone`, through its stored forms and their term ids (since schema
+///   version 7; before, an index on `fid` served the deletion).
 /// - `search_fts`: contentless FTS5 trigram index over the terms, rowid = term id, the form in
 ///   column `f<field code>` (partial search, queries of 3 or more characters, filtered by
-///   column; the term is checked with `instr` afterwards, so no positions are stored).
+///   column; the term is checked with `instr` afterwards, so no positions are stored, and no
+///   column sizes since schema version 7: nothing ranks by them).
 /// - `search_bigram`: contentless FTS5 index (rowids only, `detail=none`) of every 2-character
 ///   substring of every term, and its last character followed by U+0001, each written as one
 ///   ASCII token (`bigramToken`: field code, then the two characters' code points in hex), rowid
@@ -27,16 +33,25 @@ import EkiSQLite
 ///   version 6; version 5 kept one B-tree row per (field, gram, term) in `search_gram`, about
 ///   7 times larger.
 /// - `search_brand`: per operator × class, the brand its line names share (see `SearchField.line`).
+///
+/// Size at 1M generic points (one unique name, one line, one operator each: 1M terms, 3M
+/// postings): 187 MB of search tables in version 7, 348 MB in version 6 (the `fid` index on
+/// postings 63 MB, the unique sort-key index 39 MB, stored sort keys 30 MB, FTS5 column sizes
+/// 14 MB; 8-byte sort ids). Postings (58 MB) and entries (58 MB) are the largest tables now.
 struct SearchIndex {
     /// The station database's connection.
     let db: Database
 
 
+    /// The distance between the sort ids of neighbouring entries after a full build: up to
+    /// `sidSpacing - 1` entries imported later fit between two (more renumber every entry). At
+    /// 1M entries the largest sid, 8,000,000, still takes 3 bytes in a record.
+    static let sidSpacing: Int64 = 8
+
     static let schema = """
     CREATE TABLE search_entry (
       fid INTEGER PRIMARY KEY REFERENCES stations(fid) ON DELETE CASCADE,
       sid INTEGER NOT NULL,
-      sort_key TEXT NOT NULL,
       open INTEGER NOT NULL,
       lon REAL NOT NULL,
       lat REAL NOT NULL,
@@ -45,21 +60,20 @@ struct SearchIndex {
       romaji_h TEXT NOT NULL,
       line_h TEXT NOT NULL,
       operator_h TEXT NOT NULL);
-    CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
+    CREATE UNIQUE INDEX search_entry_sid ON search_entry(sid);
     CREATE TABLE search_term (id INTEGER PRIMARY KEY, field INTEGER NOT NULL, form TEXT NOT NULL);
     CREATE UNIQUE INDEX search_term_form ON search_term(field, form);
     CREATE TABLE search_posting (
       term_id INTEGER NOT NULL,
       sid INTEGER NOT NULL,
-      fid INTEGER NOT NULL REFERENCES search_entry(fid) ON DELETE CASCADE,
+      fid INTEGER NOT NULL,
       open INTEGER NOT NULL,
       PRIMARY KEY (term_id, sid)) WITHOUT ROWID;
-    CREATE INDEX search_posting_fid ON search_posting(fid);
     \(bigramSchema)
     CREATE VIRTUAL TABLE search_fts USING fts5(f0, f1, f2, f3, f4, content='',
-      tokenize='trigram case_sensitive 1', detail=column);
+      tokenize='trigram case_sensitive 1', detail=column, columnsize=0);
     CREATE TABLE search_brand (operator TEXT PRIMARY KEY, brand TEXT NOT NULL) WITHOUT ROWID;
-    """ + staleTrigger
+    """ + staleTrigger + goneTrigger
 
     /// The 1- and 2-character gram index (schema version 6).
     static let bigramSchema = "CREATE VIRTUAL TABLE search_bigram USING fts5(grams, content='', tokenize='ascii', detail=none, columnsize=0);"
@@ -71,6 +85,25 @@ struct SearchIndex {
       former_names ON stations BEGIN DELETE FROM search_entry WHERE fid = OLD.fid; END;
 
     """
+
+    /// Deletes a deleted entry's postings (schema version 7): the terms of each field are its
+    /// framed forms, split by turning them into a JSON array (forms hold no control characters:
+    /// every fold drops them; backslash and `"` are escaped), found by the (field, form) index; each
+    /// posting by its key (term, sid).
+    static let goneTrigger: String = {
+        func forms(_ column: String) -> String {
+            "json_each('[\"' || replace(replace(replace(substr(OLD.\(column), 2, length(OLD.\(column)) - 2), '\\', '\\\\'), '\"', '\\\"'), char(1), '\",\"') || '\"]')"
+        }
+        let terms = SearchField.allCases.map { f in
+            "SELECT t.id FROM \(forms(column(f))) j CROSS JOIN search_term t ON t.field = \(code(f)) AND t.form = j.value"
+        }.joined(separator: " UNION ALL ")
+        return """
+        CREATE TRIGGER search_entry_gone AFTER DELETE ON search_entry BEGIN
+          DELETE FROM search_posting WHERE sid = OLD.sid AND term_id IN (\(terms));
+        END;
+
+        """
+    }()
 
     /// Column of `search_entry` holding a field's forms.
     static func column(_ f: SearchField) -> String {
@@ -172,10 +205,31 @@ struct SearchIndex {
     /// The `search_bigram` text of a term of field `code`: the token of each of its `grams`,
     /// separated by spaces.
     static func bigramDocument(code: Int, _ form: String) -> String {
-        grams(form).map { g in
-            let u = Array(g.unicodeScalars)
-            return bigramToken(code: code, u[0], u[1])
-        }.joined(separator: " ")
+        // Written as bytes (one per term of a 1M-entry build: no String per gram or token).
+        let u = Array(form.unicodeScalars)
+        var pairs: [UInt64] = []
+        pairs.reserveCapacity(u.count)
+        var out: [UInt8] = []
+        out.reserveCapacity(u.count * 12)
+        let digits = Array("0123456789abcdef".utf8)
+        func hex(_ v: UInt32) {
+            var shift = 28
+            while shift > 0, (v >> UInt32(shift)) & 0xF == 0 { shift -= 4 }
+            while shift >= 0 { out.append(digits[Int((v >> UInt32(shift)) & 0xF)]); shift -= 4 }
+        }
+        for i in u.indices {
+            let a = u[i].value, b = i + 1 < u.count ? u[i + 1].value : 1
+            let pair = UInt64(a) << 32 | UInt64(b)
+            if pairs.contains(pair) { continue }
+            pairs.append(pair)
+            if !out.isEmpty { out.append(0x20) }
+            out.append(contentsOf: String(code).utf8)
+            out.append(UInt8(ascii: "x"))
+            hex(a)
+            out.append(UInt8(ascii: "x"))
+            hex(b)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The FTS5 query (`search_bigram MATCH`) for the terms of field `code` containing `query`

@@ -45,7 +45,7 @@ extension StationStore {
 struct SearchRun {
     /// An entry that matched, before it is loaded.
     struct Candidate {
-        var fid: Int64, sortKey: String, lon: Double = 0, lat: Double = 0
+        var fid: Int64, sid: Int64, lon: Double = 0, lat: Double = 0
         var distance: Double? = nil
     }
 
@@ -125,7 +125,7 @@ struct SearchRun {
             }
             let cap = min(boxCount!, caps.postings ?? Int.max)
             if boxCount! <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
-                return try inBox(box, test: test, params: testParams).sorted { Self.before($0.sortKey, $1.sortKey) }
+                return try inBox(box, test: test, params: testParams).sorted { $0.sid < $1.sid }
             }
         }
         // A common single character inside fields (ん, 山, a) matches thousands of terms whose
@@ -144,14 +144,14 @@ struct SearchRun {
     private func scanInOrder(test: String, params: [SQLValue], need: Int) throws -> [Candidate]? {
         let budget = caps.scanBudget * (need + found.count)
         let s = try db.cached("""
-            SELECT e.fid, e.sort_key FROM (SELECT * FROM search_entry INDEXED BY search_entry_sort ORDER BY sort_key
+            SELECT e.fid, e.sid FROM (SELECT * FROM search_entry INDEXED BY search_entry_sid ORDER BY sid
               LIMIT ?\(params.count + 1)) e WHERE \(test) LIMIT ?\(params.count + 2)
             """)
         try s.bind(params + [.int(Int64(budget)), .int(Int64(need + found.count))])
         defer { s.reset() }
         var out: [Candidate] = []
         while try s.step() {
-            if !found.contains(s.int64(0)) { out.append(Candidate(fid: s.int64(0), sortKey: s.text(1))) }
+            if !found.contains(s.int64(0)) { out.append(Candidate(fid: s.int64(0), sid: s.int64(1))) }
         }
         return out.count >= need ? out : nil
     }
@@ -180,7 +180,7 @@ struct SearchRun {
             var seen = Set<Int64>(), read = 0
             while try s.step() {
                 read += 1
-                if seen.insert(s.int64(0)).inserted { out.append(Candidate(fid: s.int64(0), sortKey: "")) }
+                if seen.insert(s.int64(0)).inserted { out.append(Candidate(fid: s.int64(0), sid: 0)) }
             }
             s.reset()
             if limit < 0 || read < limit || out.count >= need { return Array(out.prefix(need)) }
@@ -191,7 +191,7 @@ struct SearchRun {
     /// Every match of a rank with its point, nearest first (`near`) — for ranks with few postings.
     private func allFromPostings(_ terms: String, _ params: [SQLValue], near p: Coordinate, need: Int) throws -> [Candidate] {
         let s = try db.cached("""
-            SELECT p.fid, e.sort_key, e.lon, e.lat FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id
+            SELECT p.fid, p.sid, e.lon, e.lat FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id
             CROSS JOIN search_entry e ON e.fid = p.fid WHERE (?\(params.count + 1) OR p.open = 1)
             """)
         try s.bind(params + [.int(options.includeClosed ? 1 : 0)])
@@ -199,7 +199,7 @@ struct SearchRun {
         var rows: [Candidate] = []
         var seen = Set<Int64>()
         while try s.step() {
-            var c = Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3))
+            var c = Candidate(fid: s.int64(0), sid: s.int64(1), lon: s.double(2), lat: s.double(3))
             guard !found.contains(c.fid), seen.insert(c.fid).inserted else { continue }
             if let b = options.bbox, !b.contains(Coordinate(lat: c.lat, lon: c.lon)) { continue }
             c.distance = try Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
@@ -228,7 +228,7 @@ struct SearchRun {
     private func inBox(_ box: BoundingBox, test: String, params: [SQLValue]) throws -> [Candidate] {
         let n = params.count
         let s = try db.cached("""
-            SELECT e.fid, e.sort_key, e.lon, e.lat FROM rtree_stations_geom r CROSS JOIN search_entry e ON e.fid = r.id
+            SELECT e.fid, e.sid, e.lon, e.lat FROM rtree_stations_geom r CROSS JOIN search_entry e ON e.fid = r.id
             WHERE r.minx <= ?\(n + 3) AND r.maxx >= ?\(n + 1) AND r.miny <= ?\(n + 4) AND r.maxy >= ?\(n + 2)
               AND e.lon >= ?\(n + 1) AND e.lat >= ?\(n + 2) AND e.lon <= ?\(n + 3) AND e.lat <= ?\(n + 4) AND \(test)
             """)
@@ -237,7 +237,7 @@ struct SearchRun {
         var out: [Candidate] = []
         while try s.step() {
             if found.contains(s.int64(0)) { continue }
-            out.append(Candidate(fid: s.int64(0), sortKey: s.text(1), lon: s.double(2), lat: s.double(3)))
+            out.append(Candidate(fid: s.int64(0), sid: s.int64(1), lon: s.double(2), lat: s.double(3)))
         }
         return out
     }
@@ -269,7 +269,7 @@ struct SearchRun {
     }
 
     private func sortByDistance(_ rows: [Candidate]) -> [Candidate] {
-        rows.sorted { $0.distance! != $1.distance! ? $0.distance! < $1.distance! : Self.before($0.sortKey, $1.sortKey) }
+        rows.sorted { $0.distance! != $1.distance! ? $0.distance! < $1.distance! : $0.sid < $1.sid }
     }
 
     /// Sort-key order as SQLite's BINARY collation has it: UTF-8 bytes, i.e. Unicode scalars.

@@ -11,7 +11,7 @@ enum Schema {
     /// names in the search index. 6: `source_records` clustered by its key (`WITHOUT ROWID`: one
     /// B-tree instead of a table and an index), 1- and 2-character search grams in an FTS5 index
     /// (`search_bigram`) instead of the `search_gram` table.
-    static let version = 6
+    static let version = 7
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -187,6 +187,12 @@ enum Schema {
                     ALTER TABLE source_records_new RENAME TO source_records;
                     """)
                 try setVersion(6)
+            }
+        }
+        if try current() == 6 {
+            try db.transaction {
+                try SearchIndex.upgradeTo7(db)
+                try setVersion(7)
             }
         }
     }
