@@ -183,7 +183,7 @@ import EkiTestSupport
         }
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
-        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 6)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 0)
         #expect(try writable.db.scalarInt("SELECT wr FROM pragma_table_list WHERE name = 'source_records'") == 1)
         #expect(try writable.sourceRecords() == rows)
