@@ -22,7 +22,8 @@ DB = sys.argv[1]
 local = threading.local()
 
 SQL = """SELECT s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_id, s.class, s.lines, s.prefecture,
-                s.open, s.sources, s.lon, s.lat
+                s.open, (SELECT json_group_array(o.dataset || ':' || o.source_id) FROM station_sources o WHERE o.station_fid = s.fid),
+                s.lon, s.lat
          FROM rtree_stations_geom r JOIN stations s ON s.fid = r.id
          WHERE r.minx <= ? AND r.maxx >= ? AND r.miny <= ? AND r.maxy >= ?
            AND s.lon BETWEEN ? AND ? AND s.lat BETWEEN ? AND ? AND s.open = 1"""

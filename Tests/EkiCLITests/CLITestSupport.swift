@@ -51,7 +51,7 @@ func sampleDatabase(in dir: URL) -> String {
 func dump(_ db: String) throws -> String {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["sqlite3", db, "SELECT key, name, reading, operator, class, lines, open, lon, lat, sources FROM stations ORDER BY key; SELECT count(*) FROM station_sources;"]
+    p.arguments = ["sqlite3", db, "SELECT key, name, reading, operator, class, lines, open, lon, lat, (SELECT json_group_array(dataset || ':' || source_id) FROM station_sources WHERE station_fid = fid) FROM stations ORDER BY key; SELECT count(*) FROM station_sources;"]
     let pipe = Pipe()
     p.standardOutput = pipe
     try p.run()

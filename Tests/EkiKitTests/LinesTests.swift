@@ -170,7 +170,7 @@ import EkiTestSupport
         }
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
-        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 7)   // 3 → 4 → 5 → 6 → 7
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 8)   // 3 → 4 → 5 → 6 → 7 → 8
         // The rows stored before have no order: the line is there, unordered, until imported again.
         let d = try #require(try writable.line(id: "jr-east/c/jr甲府線"))
         #expect(d.stops.map(\.station.name) == ["A", "B"] && d.stops.map(\.order) == [nil, nil])

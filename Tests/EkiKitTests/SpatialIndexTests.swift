@@ -92,7 +92,7 @@ import EkiTestSupport
             return store
         }
         let a = try build("fresh.gpkg", fresh: true), b = try build("general.gpkg", fresh: false)
-        for sql in ["SELECT fid, key, base_key, name, lines, sources, lon, lat, open, operator_id FROM stations ORDER BY fid",
+        for sql in ["SELECT fid, key, base_key, name, lines, kind, lon, lat, open, operator_id FROM stations ORDER BY fid",
                     "SELECT station_fid, dataset, source_id FROM station_sources ORDER BY 1, 2, 3",
                     "SELECT id, minx, maxx, miny, maxy FROM rtree_stations_geom ORDER BY id"] {
             let ra = try a.db.prepare(sql), rb = try b.db.prepare(sql)

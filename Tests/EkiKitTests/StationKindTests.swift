@@ -77,7 +77,7 @@ import EkiTestSupport
         }
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
-        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 7)
+        #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 8)
         #expect(try writable.allStations().map { "\($0.name) \($0.kind.rawValue)" } == ["宇奈月 regular", "猫又 staff-only"])
         // Former names are searched since version 5: the index was written again.
         #expect(try writable.db.scalarInt("SELECT count(*) FROM search_entry") == 2)

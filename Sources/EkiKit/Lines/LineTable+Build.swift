@@ -55,20 +55,35 @@ extension LineTable {
     func update() throws {
         guard exists else { return }
         try db.execute("DELETE FROM line_aliases; DELETE FROM line_stations; DELETE FROM lines;")
+        // Written afresh: the index on entries is built after the rows (one sort, not an
+        // insert per row). A statement still reading the table keeps the index (the drop fails
+        // and the rows update it as they go).
+        let dropped = (try? db.execute("DROP INDEX line_stations_fid")) != nil
         let sections = try readSections()
-        if sections.isEmpty { return }
-        var lines = group(sections)
-        try order(&lines)
-        try write(lines)
+        if !sections.isEmpty {
+            var lines = group(sections)
+            try order(&lines)
+            try write(lines)
+        }
+        if dropped { try db.execute("CREATE INDEX line_stations_fid ON line_stations(station_fid)") }
     }
 
     /// Step 1: every source line section, in a stable order.
     private func readSections() throws -> [Section] {
+        // `station_sources` is clustered by entry: its pairs by source row for this pass (one
+        // sort), then the rows in their order with their entries.
+        try db.execute("""
+            DROP TABLE IF EXISTS temp.line_source_entries;
+            CREATE TEMP TABLE line_source_entries (dataset TEXT, source_id TEXT, station_fid INTEGER,
+              PRIMARY KEY (dataset, source_id, station_fid)) WITHOUT ROWID;
+            INSERT INTO temp.line_source_entries SELECT dataset, source_id, station_fid FROM main.station_sources ORDER BY 1, 2, 3;
+            """)
+        defer { try? db.execute("DROP TABLE IF EXISTS temp.line_source_entries") }
         let s = try db.prepare("""
             SELECT r.dataset, r.ord, r.lines, r.line_order, r.line_color, r.closed, ss.station_fid, s.operator_id, s.class, s.lines
             FROM source_records r
-            JOIN station_sources ss ON ss.dataset = r.dataset AND ss.source_id = r.source_id
-            JOIN stations s ON s.fid = ss.station_fid AND s.class = r.class
+            CROSS JOIN temp.line_source_entries ss ON ss.dataset = r.dataset AND ss.source_id = r.source_id
+            CROSS JOIN stations s ON s.fid = ss.station_fid AND s.class = r.class
             WHERE s.retired IS NULL
             ORDER BY r.dataset, r.ord, ss.station_fid
             """)
@@ -339,7 +354,13 @@ extension LineTable {
         var sequenced: [String: Set<Int64>] = [:]   // operator × class → entries some line orders
         for l in lines { for q in l.sequences { sequenced[l.operatorID + "/" + l.serviceClass, default: []].formUnion(q) } }
         let insertLine = try db.prepare("INSERT INTO lines (id, operator_id, class, name, color, loop, open, sources) VALUES (?,?,?,?,?,?,?,?)")
-        let insertStation = try db.prepare("INSERT OR IGNORE INTO line_stations (line_id, station_fid, branch, seq) VALUES (?,?,?,?)")
+        let insertStation = try db.prepare("INSERT OR IGNORE INTO line_stations (line_num, station_fid, branch, seq) VALUES (?,?,?,?)")
+        func place(_ line: Int64, _ fid: Int64, _ branch: Int, _ seq: Int?) throws {
+            insertStation.bind(line, at: 1); insertStation.bind(fid, at: 2); insertStation.bind(Int64(branch), at: 3)
+            if let seq { insertStation.bind(Int64(seq), at: 4) } else { insertStation.bind(nil as String?, at: 4) }
+            try insertStation.runBound()
+        }
+        var nums: [String: Int64] = [:]
         let insertAlias = try db.prepare("INSERT OR IGNORE INTO line_aliases (form, line_id, alias, from_fid, to_fid, source) VALUES (?,?,?,?,?,?)")
         // A line is open when a source row of it is open and one of its stations is: a row still
         // open on a line whose every entry is closed (N02-23's 海峡線 at 中小国 and 木古内, closed
@@ -353,17 +374,19 @@ extension LineTable {
             try insertLine.run([.text(l.id), .text(l.operatorID), .text(l.serviceClass), .text(l.name),
                                 l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(open ? 1 : 0),
                                 .text(JSONText.encodeStrings(l.sources))])
+            let num = db.lastInsertRowID
+            nums[l.id] = num
             var placed = Set<Int64>()
             for (b, q) in l.sequences.enumerated() {
                 for (i, f) in q.enumerated() {
                     placed.insert(f)
-                    try insertStation.run([.text(l.id), .int(f), .int(Int64(b)), .int(Int64(i))])
+                    try place(num, f, b, i)
                 }
             }
             // Unordered entries: no position (readers list them after the ordered ones, by key).
             let others = sequenced[l.operatorID + "/" + l.serviceClass] ?? []
             for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f)) {
-                try insertStation.run([.text(l.id), .int(f), .int(Int64(l.sequences.count)), .null])
+                try place(num, f, l.sequences.count, nil)
             }
             for a in l.aliases {
                 try insertAlias.run([.text(SearchFold.name(a.alias)), .text(l.id), .text(a.alias), .null, .null, .text(a.source)])
@@ -372,7 +395,7 @@ extension LineTable {
         // Curated common names: a section between two named stations of one sequence.
         let ends = try db.prepare("""
             SELECT ls.station_fid, ls.branch, ls.seq, s.name FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
-            WHERE ls.line_id = ? AND ls.seq IS NOT NULL
+            WHERE ls.line_num = ? AND ls.seq IS NOT NULL
             """)
         for c in LineCommonNames.all {
             let cls = c.serviceClass.rawValue
@@ -381,7 +404,7 @@ extension LineTable {
                 l.operatorID == c.operatorID && l.serviceClass == cls
                     && (SearchFold.name(l.name) == form || l.aliases.contains { SearchFold.name($0.alias) == form })
             }) else { continue }
-            try ends.bind([.text(line.id)])
+            try ends.bind([.int(nums[line.id]!)])
             var from: (fid: Int64, branch: Int64)?, to: (fid: Int64, branch: Int64)?
             while try ends.step() {
                 let n = SearchFold.name(ends.text(3))

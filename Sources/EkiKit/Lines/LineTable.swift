@@ -10,8 +10,9 @@ import EkiSQLite
 ///   (the source line's name without the operator's brand, route number or section brackets),
 ///   `color` (`#RRGGBB`, from the first source that has one), `loop` (1 when the line's one
 ///   ordered sequence closes on itself), `open` (1 when it has an open entry), `sources` (JSON
-///   array of `dataset:line name`, every source line matched to it).
-/// - `line_stations`: the entries of each line: `branch` (0, 1, … one per sequence of the
+///   array of `dataset:line name`, every source line matched to it); `num` numbers the lines
+///   of this build (since schema version 8) for `line_stations`.
+/// - `line_stations`: the entries of each line (`line_num`: `lines.num`): `branch` (0, 1, … one per sequence of the
 ///   ordered source that does not join the others end to end) and `seq` (position along the
 ///   branch, from 0; NULL for entries only unordered sources place on the line, listed after
 ///   the ordered ones in key order). `station_fid` is `stations.fid`.
@@ -25,7 +26,8 @@ struct LineTable {
 
     static let schema = """
     CREATE TABLE lines (
-      id TEXT PRIMARY KEY,
+      num INTEGER PRIMARY KEY,
+      id TEXT NOT NULL UNIQUE,
       operator_id TEXT NOT NULL,
       class TEXT NOT NULL,
       name TEXT NOT NULL,
@@ -35,11 +37,11 @@ struct LineTable {
       sources TEXT NOT NULL);
     CREATE INDEX lines_operator ON lines(operator_id);
     CREATE TABLE line_stations (
-      line_id TEXT NOT NULL REFERENCES lines(id) ON DELETE CASCADE,
+      line_num INTEGER NOT NULL REFERENCES lines(num) ON DELETE CASCADE,
       station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
       branch INTEGER NOT NULL,
       seq INTEGER,
-      PRIMARY KEY (line_id, station_fid, branch)) WITHOUT ROWID;
+      PRIMARY KEY (line_num, station_fid, branch)) WITHOUT ROWID;
     CREATE INDEX line_stations_fid ON line_stations(station_fid);
     CREATE TABLE line_aliases (
       form TEXT NOT NULL,

@@ -69,22 +69,22 @@ extension StationStore {
                       includeClosed: Bool = false) throws -> [Line] {
         let table = try operatorTable()
         let opID = op.map { table.operatorID(for: $0) ?? $0 }
-        var members: [String: [String]] = [:]
+        var members: [Int64: [String]] = [:]
         let m = try db.prepare("""
-            SELECT DISTINCT ls.line_id, s.key FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
-            WHERE s.open = 1 AND s.retired IS NULL \(prefecture == nil ? "" : "AND s.prefecture = ?1") ORDER BY ls.line_id, s.key
+            SELECT DISTINCT ls.line_num, s.key FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
+            WHERE s.open = 1 AND s.retired IS NULL \(prefecture == nil ? "" : "AND s.prefecture = ?1") ORDER BY ls.line_num, s.key
             """)
         if let prefecture { try m.bind([.text(prefecture)]) }
-        while try m.step() { members[m.text(0), default: []].append(m.text(1)) }
+        while try m.step() { members[m.int64(0), default: []].append(m.text(1)) }
         var aliases: [String: [String]] = [:]
         let a = try db.prepare("SELECT line_id, alias FROM line_aliases ORDER BY line_id, alias")
         while try a.step() {
             if aliases[a.text(0)]?.last != a.text(1) { aliases[a.text(0), default: []].append(a.text(1)) }
         }
-        let s = try db.prepare("SELECT id, operator_id, class, name, color, loop, open, sources FROM lines ORDER BY operator_id, class DESC, name, id")
+        let s = try db.prepare("SELECT id, operator_id, class, name, color, loop, open, sources, num FROM lines ORDER BY operator_id, class DESC, name, id")
         var out: [Line] = []
         while try s.step() {
-            let line = Self.line(from: s, table: table, aliases: aliases[s.text(0)] ?? [], keys: members[s.text(0)] ?? [])
+            let line = Self.line(from: s, table: table, aliases: aliases[s.text(0)] ?? [], keys: members[s.int64(8)] ?? [])
             if let opID, line.operatorID != opID { continue }
             if let serviceClass, line.serviceClass != serviceClass { continue }
             if !includeClosed, !line.isOpen { continue }
@@ -108,7 +108,7 @@ extension StationStore {
         guard let line = try lines(includeClosed: true).first(where: { $0.id == id }) else { return nil }
         let s = try db.prepare("""
             SELECT ls.branch, ls.seq, \(Self.columns) FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
-            WHERE ls.line_id = ? ORDER BY ls.branch, ls.seq IS NULL, ls.seq, s.key
+            WHERE ls.line_num = (SELECT num FROM lines WHERE id = ?) ORDER BY ls.branch, ls.seq IS NULL, ls.seq, s.key
             """)
         try s.bind([.text(id)])
         var stops: [LineStop] = []

@@ -40,7 +40,7 @@ struct EntryWriter {
                 if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
                     Self.bind(plan.station(i), base: base, to: update)
-                    update.bind(old.fid, at: 20)
+                    update.bind(old.fid, at: 19)
                     try update.runBound()
                     summary.updated += 1
                 } else {
@@ -74,22 +74,11 @@ struct EntryWriter {
                 }
             }
         }
-        // Which rows make each entry, in the primary key's order.
+        // Which rows make each entry, in the primary key's order (fid, then source row).
         try db.execute("DELETE FROM station_sources")
-        // (entry, its n-th source row) pairs, sorted by source row then fid.
-        var rows: [(entry: Int32, source: Int32)] = []
-        rows.reserveCapacity(plan.clusters.reduce(0) { $0 + $1.station.sources.count })
-        for (i, c) in plan.clusters.enumerated() {
-            for j in c.station.sources.indices { rows.append((Int32(i), Int32(j))) }
-        }
-        func ref(_ r: (entry: Int32, source: Int32)) -> SourceRef { plan.clusters[Int(r.entry)].station.sources[Int(r.source)] }
-        rows.sort { a, b in
-            let x = ref(a), y = ref(b)
-            if x.dataset != y.dataset { return utf8Less(x.dataset, y.dataset) }
-            if x.id != y.id { return utf8Less(x.id, y.id) }
-            return fidOfEntry[Int(a.entry)] < fidOfEntry[Int(b.entry)]
-        }
-        try writeStationSources(count: rows.count) { i in (fidOfEntry[Int(rows[i].entry)], ref(rows[i])) }
+        let byFid = plan.entries.indices.sorted { fidOfEntry[$0] < fidOfEntry[$1] }
+        let insertSource = try db.prepare(Self.insertSourceSQL)
+        for i in byFid { try Self.writeSources(plan.clusters[i].station.sources, fid: fidOfEntry[i], with: insertSource) }
         trace.mark("write station_sources")
         if bulk { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
         trace.mark("R-tree")
@@ -98,86 +87,64 @@ struct EntryWriter {
     }
 
     /// `.fresh` for plans made one after another (`plans` calls `write` with each plan, which
-    /// continues no stored entry, and the positions in `segments` of its clusters' rows, as
-    /// `EntryRule.forEachBaseRun` gives them): the rows, fids and tree `apply` writes for the
-    /// plan of all the clusters, without holding more than one plan. Every stored source row
-    /// is in `segments`.
+    /// continues no stored entry, as `EntryRule.forEachBaseRun` gives them): the rows, fids and
+    /// tree `apply` writes for the plan of all the clusters, without holding more than one plan.
+    /// Each entry's `station_sources` rows follow it (fids only grow: both B-trees grow at
+    /// their right edge).
     /// - Throws: `SQLiteError`, or what `plans` throws.
-    func applyFresh(segments: [[SourceRecord]],
-                    plans: (_ write: (EntryPlan, [[EntryRule.RowPosition]]) throws -> Void) throws -> Void) throws -> MergeSummary {
+    func applyFresh(plans: (_ write: (EntryPlan) throws -> Void) throws -> Void) throws -> MergeSummary {
         var summary = MergeSummary()
         var trace = PhaseTrace()
-        var fidOf = segments.map { [Int64](repeating: 0, count: $0.count) }
         // Whether to pack the tree is known once enough entries are planned (`packs` only
         // turns true as the count grows when every row is changed): plans wait until then.
         var bulk: Bool?
-        var waiting: [(EntryPlan, [[EntryRule.RowPosition]])] = []
+        var waiting: [EntryPlan] = []
         var planned = 0
-        var insert: Statement?
-        func write(_ plan: EntryPlan, _ rows: [[EntryRule.RowPosition]]) throws {
+        var statements: (station: Statement, source: Statement)?
+        func write(_ plan: EntryPlan) throws {
             precondition(plan.stored.isEmpty, "fresh writes need an empty store")
-            if insert == nil { insert = try db.prepare(Self.insertStationSQL) }
-            let insert = insert!
+            if statements == nil { statements = (try db.prepare(Self.insertStationSQL), try db.prepare(Self.insertSourceSQL)) }
+            let (insert, source) = statements!
             for i in plan.entries.indices {
-                Self.bind(plan.station(i), base: plan.clusters[i].baseKey, to: insert)
+                let station = plan.station(i)
+                Self.bind(station, base: plan.clusters[i].baseKey, to: insert)
                 try insert.runBound()
-                let fid = db.lastInsertRowID
-                for r in rows[i] { fidOf[Int(r.set)][Int(r.index)] = fid }
+                try Self.writeSources(station.sources, fid: db.lastInsertRowID, with: source)
                 summary.added += 1
             }
         }
-        try plans { plan, rows in
-            if bulk != nil { return try write(plan, rows) }
+        try plans { plan in
+            if bulk != nil { return try write(plan) }
             planned += plan.entries.count
-            waiting.append((plan, rows))
+            waiting.append(plan)
             if spatialIndexBuild.packs(changedRows: planned, totalRows: planned) {
                 bulk = true
                 try spatialIndex.dropTriggers()
-                for (p, r) in waiting { try write(p, r) }
+                for p in waiting { try write(p) }
                 waiting = []
             }
         }
         if bulk == nil {
             bulk = false
-            for (p, r) in waiting { try write(p, r) }
+            for p in waiting { try write(p) }
             waiting = []
         }
         trace.mark("plan and write entries")
-        // Which rows make each entry, in the primary key's order.
-        var order: [EntryRule.RowPosition] = []
-        order.reserveCapacity(segments.reduce(0) { $0 + $1.count })
-        for (si, records) in segments.enumerated() { for i in records.indices { order.append((Int32(si), Int32(i))) } }
-        order.sort { a, b in
-            let x = segments[Int(a.set)][Int(a.index)].source, y = segments[Int(b.set)][Int(b.index)].source
-            if x.dataset != y.dataset { return utf8Less(x.dataset, y.dataset) }
-            if x.id != y.id { return utf8Less(x.id, y.id) }
-            return fidOf[Int(a.set)][Int(a.index)] < fidOf[Int(b.set)][Int(b.index)]
-        }
-        try writeStationSources(count: order.count) { i in
-            let o = order[i]
-            return (fidOf[Int(o.set)][Int(o.index)], segments[Int(o.set)][Int(o.index)].source)
-        }
-        trace.mark("write station_sources")
         if bulk == true { try spatialIndex.rebuild(); try spatialIndex.createTriggers() }
         trace.mark("R-tree")
         try updateExtent()
         return summary
     }
 
-    /// Writes `count` rows of `station_sources` (emptied before), `row(i)` in the primary key's
-    /// order so that
-    /// its B-tree grows at its right edge; for many rows the index on `station_fid` is dropped
-    /// and built again afterwards (one sort instead of a random insert per row).
-    private func writeStationSources(count: Int, _ row: (Int) -> (fid: Int64, ref: SourceRef)) throws {
-        let rebuildIndex = count >= 10_000
-        if rebuildIndex { try db.execute("DROP INDEX IF EXISTS station_sources_fid") }
-        let insert = try db.prepare("INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)")
-        for i in 0..<count {
-            let r = row(i)
-            insert.bind(r.fid, at: 1); insert.bind(r.ref.dataset, at: 2); insert.bind(r.ref.id, at: 3)
+    static let insertSourceSQL = "INSERT OR IGNORE INTO station_sources (station_fid, dataset, source_id) VALUES (?,?,?)"
+
+    /// Writes the `station_sources` rows of entry `fid` (`sources` sorted, as `Station.sources` is).
+    @inline(__always)
+    static func writeSources(_ sources: [SourceRef], fid: Int64, with insert: Statement) throws {
+        for r in sources {
+            insert.bind(fid, at: 1); insert.bind(r.dataset, at: 2); insert.bind(r.id, at: 3)
             try insert.runBound()
         }
-        if rebuildIndex { try db.execute("CREATE INDEX station_sources_fid ON station_sources(station_fid)") }
     }
 
     /// Writes the extent of all entries into gpkg_contents (informative in GeoPackage).
@@ -193,26 +160,26 @@ struct EntryWriter {
 
     static let insertStationSQL = """
         INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                              lines, prefecture, open, lon, lat, sources, former_names, retired, operator_id, kind)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
+                              lines, prefecture, open, lon, lat, former_names, retired, operator_id, kind)
+        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
         """
     static let updateStationSQL = """
         UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
-          operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?, sources = ?,
+          operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?,
           former_names = ?, retired = ?, operator_id = ?, kind = ? WHERE fid = ?
         """
 
-    /// Binds parameters 1…19 of `insertStationSQL` / `updateStationSQL`.
+    /// Binds parameters 1…18 of `insertStationSQL` / `updateStationSQL`: `base_key` NULL when
+    /// it is the key, `kind` NULL for a regular stop (see `Schema.stationsTable`).
     static func bind(_ s: Station, base: String, to st: Statement) {
         GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
-        st.bind(s.key, at: 2); st.bind(base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
+        st.bind(s.key, at: 2); st.bind(base == s.key ? nil : base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
         st.bind(s.latinName, at: 6); st.bind(s.operatorName, at: 7); st.bind(s.operatorRef, at: 8)
         st.bind(s.serviceClass.rawValue, at: 9); st.bind(JSONText.encodeStrings(s.lines), at: 10)
         st.bind(s.prefecture, at: 11); st.bind(Int64(s.isOpen ? 1 : 0), at: 12)
         st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
-        st.bind(JSONText.encodeStrings(s.sources.map(\.description)), at: 15)
-        st.bind(JSONText.encodeStrings(s.formerNames), at: 16); st.bind(s.retired, at: 17)
-        st.bind(s.operatorID, at: 18); st.bind(s.kind.rawValue, at: 19)
+        st.bind(JSONText.encodeStrings(s.formerNames), at: 15); st.bind(s.retired, at: 16)
+        st.bind(s.operatorID, at: 17); st.bind(s.kind == .regular ? nil : s.kind.rawValue, at: 18)
     }
 }
 

@@ -10,8 +10,12 @@ enum Schema {
     /// (`LineTable`) and the rows' order along their lines. 5: the entries' `kind` (`StationKind`), former
     /// names in the search index. 6: `source_records` clustered by its key (`WITHOUT ROWID`: one
     /// B-tree instead of a table and an index), 1- and 2-character search grams in an FTS5 index
-    /// (`search_bigram`) instead of the `search_gram` table.
-    static let version = 7
+    /// (`search_bigram`) instead of the `search_gram` table. 7: a smaller search index
+    /// (`SearchIndex.upgradeTo7`). 8: compact entries (`stationsTable`:
+    /// `base_key` and `kind` only where they say more than the key and `regular`, no `sources`
+    /// column: `station_sources` holds them) and `station_sources` clustered by entry
+    /// (`WITHOUT ROWID`, no secondary index).
+    static let version = 8
 
     static let create = """
     PRAGMA application_id = \(GeoPackage.applicationID);
@@ -41,35 +45,9 @@ enum Schema {
       table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
       scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 
-    CREATE TABLE stations (
-      fid INTEGER PRIMARY KEY AUTOINCREMENT,
-      geom POINT,
-      key TEXT NOT NULL UNIQUE,
-      base_key TEXT NOT NULL,
-      name TEXT NOT NULL,
-      reading TEXT,
-      latin_name TEXT,
-      operator TEXT,
-      operator_ref TEXT,
-      operator_id TEXT NOT NULL,
-      class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
-      lines TEXT NOT NULL,
-      prefecture TEXT,
-      open INTEGER NOT NULL,
-      lon REAL NOT NULL,
-      lat REAL NOT NULL,
-      sources TEXT NOT NULL,
-      former_names TEXT NOT NULL DEFAULT '[]',
-      retired TEXT,
-      kind TEXT NOT NULL DEFAULT 'regular' CHECK (kind IN ('regular', 'seasonal', 'staff-only')));
+    \(stationsTable("stations"))
     \(sourceRecords("source_records"))
-    CREATE TABLE station_sources (
-      station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
-      dataset TEXT NOT NULL,
-      source_id TEXT NOT NULL,
-      PRIMARY KEY (dataset, source_id, station_fid));
-    CREATE INDEX station_sources_fid ON station_sources(station_fid);
-    CREATE INDEX stations_base_key ON stations(base_key);
+    \(stationSources("station_sources"))
     CREATE TABLE station_aliases (
       old_key TEXT PRIMARY KEY,
       new_key TEXT NOT NULL,
@@ -102,8 +80,50 @@ enum Schema {
     /// and indexes
     /// every entry again, its former names searched as names. 5 → 6 copies `source_records`
     /// into its `WITHOUT ROWID` form; the grams of a version 3–5 file move from `search_gram`
-    /// into `search_bigram` first (before any step indexes entries).
+    /// into `search_bigram` first (before any step indexes entries). 7 → 8 compacts the entries
+    /// (`compactEntries`).
     /// - Throws: `SQLiteError`.
+    /// The `stations` feature table (under another name while a migration copies it). `base_key`
+    /// is NULL when it equals `key`, `kind` NULL for a regular stop (`StationKind.regular`); an
+    /// entry's source rows are in `station_sources` (`StationStore.columns` reads them back in
+    /// the entry's `sources` order).
+    static func stationsTable(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+          fid INTEGER PRIMARY KEY AUTOINCREMENT,
+          geom POINT,
+          key TEXT NOT NULL UNIQUE,
+          base_key TEXT,
+          name TEXT NOT NULL,
+          reading TEXT,
+          latin_name TEXT,
+          operator TEXT,
+          operator_ref TEXT,
+          operator_id TEXT NOT NULL,
+          class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
+          lines TEXT NOT NULL,
+          prefecture TEXT,
+          open INTEGER NOT NULL,
+          lon REAL NOT NULL,
+          lat REAL NOT NULL,
+          former_names TEXT NOT NULL DEFAULT '[]',
+          retired TEXT,
+          kind TEXT CHECK (kind IN ('seasonal', 'staff-only')));
+        """
+    }
+
+    /// Which source rows (dataset, id) make each entry, clustered by entry: an entry's rows are
+    /// one range of the B-tree, and the table has no other index (look-ups by source row scan it).
+    static func stationSources(_ name: String) -> String {
+        """
+        CREATE TABLE \(name) (
+          station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
+          dataset TEXT NOT NULL,
+          source_id TEXT NOT NULL,
+          PRIMARY KEY (station_fid, dataset, source_id)) WITHOUT ROWID;
+        """
+    }
+
     /// The `source_records` table (under another name while a migration copies it).
     static func sourceRecords(_ name: String) -> String {
         """
@@ -195,6 +215,48 @@ enum Schema {
                 try setVersion(7)
             }
         }
+        if try current() == 7 {
+            // The old tables are dropped while `line_stations` still refers to `stations`: no
+            // cascade (the pragma has no effect inside a transaction, so it is set around it).
+            try db.execute("PRAGMA foreign_keys = OFF")
+            defer { try? db.execute("PRAGMA foreign_keys = ON") }
+            try db.transaction {
+                try compactEntries(store)
+                try setVersion(8)
+            }
+        }
+    }
+
+    /// 7 → 8: copies `stations` and `station_sources` into their compact forms (same fids,
+    /// same AUTOINCREMENT sequence), then puts back the R-tree triggers and the search index's
+    /// stale trigger that dropping the old table removed, and builds the line table again in
+    /// its numbered form. Call with foreign keys off.
+    /// - Throws: `SQLiteError`, `StoreError.notAStationDatabase` when a foreign key no longer holds.
+    static func compactEntries(_ store: StationStore) throws {
+        let db = store.db
+        let sequence = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'stations'")
+        let kept = "geom, key, name, reading, latin_name, operator, operator_ref, operator_id, class, lines, prefecture, open, lon, lat, former_names, retired"
+        try db.execute(stationsTable("stations_v8") + stationSources("station_sources_v8") + """
+            INSERT INTO stations_v8 (fid, base_key, kind, \(kept))
+              SELECT fid, NULLIF(base_key, key), NULLIF(kind, 'regular'), \(kept) FROM stations ORDER BY fid;
+            INSERT INTO station_sources_v8 (station_fid, dataset, source_id)
+              SELECT DISTINCT station_fid, dataset, source_id FROM station_sources ORDER BY 1, 2, 3;
+            DROP TABLE station_sources;
+            DROP TABLE stations;
+            ALTER TABLE stations_v8 RENAME TO stations;
+            ALTER TABLE station_sources_v8 RENAME TO station_sources;
+            """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid"))
+        if store.searchIndex.exists { try db.execute(SearchIndex.staleTrigger) }
+        // Lines are numbered for `line_stations` since version 8: the derived line table afresh.
+        if store.lineTable.exists {
+            try db.execute("DROP TABLE line_aliases; DROP TABLE line_stations; DROP TABLE lines;" + LineTable.schema)
+            try store.lineTable.update()
+        }
+        if let sequence {
+            try db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'stations'").run([.int(sequence)])
+        }
+        let check = try db.prepare("PRAGMA foreign_key_check")
+        if try check.step() { throw StoreError.notAStationDatabase(db.path) }
     }
 
     /// Replaces `search_gram` (schema versions 3–5) by `search_bigram`, written from the terms.

@@ -107,6 +107,18 @@ extension StationStore {
         let sizes = batches.map { (dataset: $0.dataset, records: $0.records.count) }
         var pending = batches
         batches = []
+        // A store with no rows yet (a file this import creates): the rollback journal instead of
+        // the write-ahead log for this transaction. SQLite journals only the pages the file had
+        // before it, so each new page is written once (through the log it is written twice:
+        // into the log, then copied into the file), and a failed or interrupted import still
+        // leaves the file as it was (the journal rolls it back). Another connection open on
+        // the file keeps the log (the switch fails and is skipped).
+        let mode = try db.prepare("PRAGMA journal_mode")
+        let fresh = try mode.step() && mode.text(0) == "wal"
+            && db.scalarInt("SELECT NOT EXISTS (SELECT 1 FROM stations) AND NOT EXISTS (SELECT 1 FROM source_records)") == 1
+        mode.reset()
+        if fresh { try? db.execute("PRAGMA journal_mode = DELETE") }
+        defer { if fresh { try? db.execute("PRAGMA journal_mode = WAL") } }
         return try writeTransaction {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
@@ -195,9 +207,10 @@ extension StationStore {
 
     /// Entries per dataset (entries holding at least one of its rows).
     func datasetCounts() throws -> [String: Int] {
-        let s = try db.prepare("SELECT dataset, count(DISTINCT station_fid) FROM station_sources GROUP BY dataset")
+        // In primary-key order an entry's rows of one dataset are adjacent: one pass, no sort.
+        let s = try db.prepare("SELECT DISTINCT station_fid, dataset FROM station_sources")
         var out: [String: Int] = [:]
-        while try s.step() { out[s.text(0)] = Int(s.int64(1)) }
+        while try s.step() { out[s.text(1), default: 0] += 1 }
         return out
     }
 }

@@ -3,7 +3,7 @@ extension StationStore {
     /// Keys of the entries of `kind` (open, closed and retired alike).
     /// - Throws: `SQLiteError`.
     public func keys(of kind: StationKind) throws -> Set<String> {
-        let s = try db.prepare("SELECT key FROM stations WHERE kind = ?")
+        let s = try db.prepare("SELECT key FROM stations WHERE coalesce(kind, 'regular') = ?")  // NULL: regular
         s.bind(kind.rawValue, at: 1)
         var out = Set<String>()
         while try s.step() { out.insert(s.text(0)) }

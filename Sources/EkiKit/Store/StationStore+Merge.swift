@@ -27,9 +27,9 @@ extension StationStore {
             // and plan are held at a time.
             precondition(stored.isEmpty, "fresh writes need an empty store")
             var taken = aliases
-            return try writer.applyFresh(segments: rows) { write in
-                try rule.forEachBaseRun(rows) { run, runRows in
-                    try write(EntryPlan(clusters: run, stored: [], taken: &taken, linkDistance: rule.linkDistance), runRows)
+            return try writer.applyFresh { write in
+                try rule.forEachBaseRun(rows) { run, _ in
+                    try write(EntryPlan(clusters: run, stored: [], taken: &taken, linkDistance: rule.linkDistance))
                 }
             }
         }
@@ -51,19 +51,14 @@ extension StationStore {
         return [try sourceRecords()]
     }
 
-    /// The stored entries in fid order, with their source rows.
+    /// The stored entries in fid order, with their source rows (`columns` reads them).
     private func storedEntries() throws -> [EntryPlan.Stored] {
-        let s = try db.prepare("SELECT s.fid, s.base_key, \(Self.columns) FROM stations s ORDER BY s.fid")
+        let s = try db.prepare("SELECT s.fid, coalesce(s.base_key, s.key), \(Self.columns) FROM stations s ORDER BY s.fid")
         var out: [EntryPlan.Stored] = []
         while try s.step() {
             let st = Self.station(from: s, offset: 2)
             out.append(EntryPlan.Stored(fid: s.int64(0), key: st.key, baseKey: s.text(1), station: st))
         }
-        guard !out.isEmpty else { return out }
-        let refs = try db.prepare("SELECT station_fid, dataset, source_id FROM station_sources")
-        var byFid: [Int64: [SourceRef]] = [:]
-        while try refs.step() { byFid[refs.int64(0), default: []].append(SourceRef(dataset: refs.text(1), id: refs.text(2))) }
-        for i in out.indices { out[i].station.sources = (byFid[out[i].fid] ?? []).sorted() }
         return out
     }
 

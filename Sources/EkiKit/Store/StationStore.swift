@@ -103,7 +103,11 @@ public final class StationStore {
 
     // MARK: Reading entries
 
-    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, s.sources, s.former_names, s.retired, s.operator_id, s.kind"
+    /// The columns `station(from:)` reads, from `stations s`: the entry's source rows come from
+    /// `station_sources` (a range of its B-tree) as a JSON array of `dataset:id`.
+    static let columns = "s.key, s.name, s.reading, s.latin_name, s.operator, s.operator_ref, s.class, s.lines, s.prefecture, s.open, s.lon, s.lat, "
+        + "(SELECT json_group_array(src_.dataset || ':' || src_.source_id) FROM station_sources src_ WHERE src_.station_fid = s.fid), "
+        + "s.former_names, s.retired, s.operator_id, s.kind"
 
     /// A station from `columns`, starting at column `o`.
     static func station(from s: Statement, offset o: Int32 = 0) -> Station {
@@ -115,10 +119,10 @@ public final class StationStore {
                 sources: JSONText.decodeStrings(s.text(o + 12)).map { ref in
                     let parts = ref.split(separator: ":", maxSplits: 1)
                     return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
-                },
+                }.sorted(),
                 isOpen: s.int64(o + 9) != 0,
                 formerNames: JSONText.decodeStrings(s.text(o + 13)), retired: s.optionalText(o + 14),
-                operatorID: s.text(o + 15), kind: StationKind(rawValue: s.text(o + 16)) ?? .regular)
+                operatorID: s.text(o + 15), kind: s.isNull(o + 16) ? .regular : StationKind(rawValue: s.text(o + 16)) ?? .regular)
     }
 
     /// Every entry, sorted by key.
@@ -149,11 +153,14 @@ public final class StationStore {
     public func station(sharingSourcesWith refs: [SourceRef]) throws -> Station? {
         guard !refs.isEmpty else { return nil }
         var counts: [Int64: Int] = [:]
-        let s = try db.cached("SELECT station_fid FROM station_sources WHERE dataset = ? AND source_id = ?")
-        for r in refs {
-            try s.bind([.text(r.dataset), .text(r.id)])
-            while try s.step() { counts[s.int64(0), default: 0] += 1 }
-            s.reset()
+        // One pass over the table (it is clustered by entry, not by source row).
+        var wanted: [SourceRef: Int] = [:]
+        for r in refs { wanted[r, default: 0] += 1 }
+        let datasets = Set(refs.map(\.dataset))
+        let s = try db.prepare("SELECT station_fid, dataset, source_id FROM station_sources")
+        while try s.step() {
+            guard datasets.contains(s.text(1)), let n = wanted[SourceRef(dataset: s.text(1), id: s.text(2))] else { continue }
+            counts[s.int64(0), default: 0] += n
         }
         guard let best = counts.max(by: { ($0.value, -$0.key) < ($1.value, -$1.key) }) else { return nil }
         return try station(fid: best.key)
