@@ -74,9 +74,10 @@ extension SearchIndex {
                 (new, folded) = try newSortKeys(&builder)
             }
             builder.folded = folded
-            sids = [:]
-            sids!.reserveCapacity(new.count)
-            for (k, e) in new.enumerated() { sids![e.fid] = SearchIndex.sidSpacing * Int64(k + 1) }
+            sids = SortIDs(numbering: new)
+            // Names, lines and operators: at least 3 postings per entry, held until `finish()`
+            // (reserved at once: an array doubling its storage holds both for a moment).
+            builder.reservePostings(new.count * 3)
             builder.bulk = true
         }
         new = []
@@ -107,7 +108,11 @@ extension SearchIndex {
             }
             select.reset()
             guard let end = rows.last?.fid else { break }
-            for r in rows { try builder.add(r, sid: sids![r.fid]!) }
+            for r in rows {
+                let sid = sids![r.fid]
+                precondition(sid > 0, "search index: entry \(r.fid) has no sort id")
+                try builder.add(r, sid: sid)
+            }
             last = end
         }
         trace.mark("search: \(builder.added) entries indexed")
@@ -148,10 +153,10 @@ extension SearchIndex {
     /// follow sort ids), about 23 probes per new entry at 1M entries. nil when the index has no entries, when the new entries are many
     /// (10,000 or more and over a quarter of the indexed ones: numbering all afresh in bulk is
     /// faster), or when some gap is too small for the entries that fall into it.
-    private func placeBetween(_ new: [(key: String, fid: Int64)], _ builder: inout SearchIndexBuilder) throws -> [Int64: Int64]? {
+    private func placeBetween(_ new: [(key: String, fid: Int64)], _ builder: inout SearchIndexBuilder) throws -> SortIDs? {
         let indexed = try db.scalarInt("SELECT count(*) FROM search_entry") ?? 0
         if indexed == 0 || (new.count >= 10_000 && new.count * 4 > indexed) { return nil }
-        var sids: [Int64: Int64] = [:]
+        var sids = SortIDs()
         if new.isEmpty { return sids }
         let maxSid = try db.scalarInt("SELECT max(sid) FROM search_entry") ?? 0
         let atOrAfter = try db.prepare("""

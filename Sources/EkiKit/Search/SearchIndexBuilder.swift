@@ -155,6 +155,11 @@ struct SearchIndexBuilder {
         added += 1
     }
 
+    /// Bulk: room for `count` postings before `add` is called.
+    mutating func reservePostings(_ count: Int) {
+        postings.reserveCapacity(count)
+    }
+
     /// Bulk: writes the postings in key order and the FTS rows of the new terms.
     mutating func finish() throws {
         guard bulk else { return }
