@@ -165,14 +165,8 @@ public struct PrefectureBoundaries: Sendable {
         let marginLat = fallbackDistance / ky, marginLon = fallbackDistance / max(kx, 1)
         var best = Double.infinity, bestRegion: Int?
         func consider(_ k: Int) {
-            let (e, region) = fallbackEdges[k]
-            let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
-            let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
-            let dx = bx - ax, dy = by - ay
-            let len2 = dx * dx + dy * dy
-            let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
-            let px = ax + t * dx, py = ay + t * dy
-            let d = px * px + py * py
+            let region = fallbackEdges[k].1
+            let d = squaredDistance(toEdge: k, from: c, kx: kx, ky: ky)
             // Ties (an edge met in two cells, or two regions' shared edge) keep the lower region,
             // as the scan over every part in region order did.
             if d < best || (d == best && Int(region) < (bestRegion ?? .max)) { best = d; bestRegion = Int(region) }
@@ -252,18 +246,24 @@ public struct PrefectureBoundaries: Sendable {
 
     /// True when some edge lies within `distance` metres of `c` (in the local plane the
     /// nearest-edge fallback measures in).
+    /// The squared distance in metres² from `c` to fallback edge `k`, in the local
+    /// equirectangular plane of `c` (`kx`, `ky`: metres per degree of longitude and latitude).
+    private func squaredDistance(toEdge k: Int, from c: Coordinate, kx: Double, ky: Double) -> Double {
+        let e = fallbackEdges[k].edge
+        let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
+        let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
+        let dx = bx - ax, dy = by - ay
+        let len2 = dx * dx + dy * dy
+        let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
+        let px = ax + t * dx, py = ay + t * dy
+        return px * px + py * py
+    }
+
     private func hasEdge(within distance: Double, of c: Coordinate) -> Bool {
         let kx = cos(c.lat * .pi / 180) * 111_320.0, ky = 110_574.0
         let marginLat = distance / ky, marginLon = distance / max(kx, 1)
         func near(_ k: Int) -> Bool {
-            let e = fallbackEdges[k].edge
-            let ax = (e.x - c.lon) * kx, ay = (e.y - c.lat) * ky
-            let bx = (e.z - c.lon) * kx, by = (e.w - c.lat) * ky
-            let dx = bx - ax, dy = by - ay
-            let len2 = dx * dx + dy * dy
-            let t = len2 > 0 ? max(0, min(1, -(ax * dx + ay * dy) / len2)) : 0
-            let px = ax + t * dx, py = ay + t * dy
-            return (px * px + py * py).squareRoot() <= distance
+            squaredDistance(toEdge: k, from: c, kx: kx, ky: ky).squareRoot() <= distance
         }
         guard marginLat < 10 && marginLon < 10 else { return fallbackEdges.indices.contains(where: near) }
         for ix in Self.cell(c.lon - marginLon)...Self.cell(c.lon + marginLon) {
