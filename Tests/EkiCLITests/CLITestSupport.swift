@@ -71,12 +71,27 @@ let builtEki: String? = {
     return nil
 }()
 
+/// XDG_CACHE_HOME, XDG_RUNTIME_DIR and XDG_DATA_HOME for the `eki` processes of this test run.
+let testHomeFolders: [String: String] = {
+    let root = TestPaths.temporaryDirectory()
+    var out: [String: String] = [:]
+    for (k, name) in [("XDG_CACHE_HOME", "cache"), ("XDG_RUNTIME_DIR", "runtime"), ("XDG_DATA_HOME", "data")] {
+        let url = root.appendingPathComponent(name)
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        out[k] = url.path
+    }
+    return out
+}()
+
 /// Runs the built `eki` with `stdin` piped to it.
 func ekiProcess(_ arguments: [String], stdin: Data = Data(), environment: [String: String] = [:]) throws -> EkiRun {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: builtEki!)
     p.arguments = arguments
     var env = ProcessInfo.processInfo.environment
+    // The user's own cache, runtime and data folders are never touched: unless a test names
+    // them, they are folders of this test run (shared by its processes).
+    for (k, v) in testHomeFolders { env[k] = v }
     for (k, v) in environment { env[k] = v }
     p.environment = env
     let input = Pipe(), output = Pipe(), error = Pipe()

@@ -54,7 +54,8 @@ gport = int(geocoder.stdout.readline())
 
 
 def start_server():
-    env = dict(os.environ, EKI_GSI_ENDPOINT=f"http://127.0.0.1:{gport}/ok", EKI_PROVIDERS="stations,gsi", EKI_CACHE="")
+    env = dict(os.environ, EKI_GSI_ENDPOINT=f"http://127.0.0.1:{gport}/ok", EKI_PROVIDERS="stations,gsi", EKI_CACHE="",
+               XDG_RUNTIME_DIR=os.path.join(args.out, "runtime"), XDG_CACHE_HOME=os.path.join(args.out, "cache"))
     p = subprocess.Popen([args.eki, "serve", "--db", args.db, "--visits", visits, "--listen", "127.0.0.1:0", "--tiles", "none"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     line = p.stdout.readline()
