@@ -10,6 +10,11 @@ import EkiTestSupport
     /// One `search_entry` row, with its sort key computed from its `stations` row.
     struct Row { var fid: Int64; var key: String; var sortKey: String; var sid: Int64; var open: Bool; var point: Coordinate; var forms: [SearchField: String] }
 
+    /// 小田原 of 小田急電鉄 (dataset t, row 1): the one entry of the migration tests' files.
+    static let odawara = SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
+                                      operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
+                                      coordinate: Coordinate(lat: 35.256, lon: 139.155))
+
     static func rows(_ store: StationStore) throws -> [Row] {
         let s = try store.db.prepare("""
             SELECT e.fid, s.key, s.name, s.reading, e.open, e.lon, e.lat, e.name_h, e.reading_h, e.romaji_h, e.line_h, e.operator_h, e.sid
@@ -189,9 +194,7 @@ import EkiTestSupport
         let path = TestPaths.temporaryDirectory().appendingPathComponent("v6.gpkg").path
         do {
             let store = try StationStore(path: path)
-            try store.importRecords([SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
-                                                  operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
-                                                  coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
+            try store.importRecords([Self.odawara], dataset: "t")
             try store.db.execute("""
                 DROP TRIGGER search_entry_gone; DROP INDEX search_entry_sid;
                 ALTER TABLE search_entry ADD COLUMN sort_key TEXT; CREATE UNIQUE INDEX search_entry_sort ON search_entry(sort_key);
@@ -212,9 +215,7 @@ import EkiTestSupport
         let path = TestPaths.temporaryDirectory().appendingPathComponent("v2.gpkg").path
         do {
             let store = try StationStore(path: path)
-            try store.importRecords([SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
-                                                  operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
-                                                  coordinate: Coordinate(lat: 35.256, lon: 139.155))], dataset: "t")
+            try store.importRecords([Self.odawara], dataset: "t")
             // Make it a version 2 file: no search tables.
             try store.db.execute("""
                 DROP TRIGGER search_entry_stale; DROP TABLE search_fts; DROP TABLE search_bigram; DROP TABLE search_posting;
@@ -235,9 +236,7 @@ import EkiTestSupport
     /// same entries, and the rows are kept.
     @Test func version5DatabasesGetBigramsWhenOpenedWritable() throws {
         let path = TestPaths.temporaryDirectory().appendingPathComponent("v5.gpkg").path
-        let rows = [SourceRecord(source: SourceRef(dataset: "t", id: "1"), name: "小田原", reading: "おだわら",
-                                 operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
-                                 coordinate: Coordinate(lat: 35.256, lon: 139.155)),
+        let rows = [Self.odawara,
                     SourceRecord(source: SourceRef(dataset: "t", id: "2"), name: "新松田", reading: "しんまつだ",
                                  operatorName: "小田急電鉄", serviceClass: .conventional, lines: ["小田原線"],
                                  coordinate: Coordinate(lat: 35.342, lon: 139.139))]
