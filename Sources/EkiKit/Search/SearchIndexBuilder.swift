@@ -62,11 +62,7 @@ struct SearchIndexBuilder {
     }
 
     private mutating func readingForms(_ reading: String) -> (reading: String, romaji: String) {
-        if let f = readingCache[reading] { return f }
-        let f = (SearchFold.reading(reading), SearchFold.romaji(Hepburn.romanize(reading)))
-        if readingCache.count >= 50_000 { readingCache.removeAll(keepingCapacity: true) }
-        readingCache[reading] = f
-        return f
+        Self.cached(&readingCache, reading) { (SearchFold.reading($0), SearchFold.romaji(Hepburn.romanize($0))) }
     }
 
     /// Indexes one entry under sort id `sid`.
@@ -191,7 +187,7 @@ struct SearchIndexBuilder {
         firstNewTerm = nil
     }
 
-    private static func cached(_ cache: inout [String: String], _ s: String, _ fold: (String) -> String) -> String {
+    private static func cached<Value>(_ cache: inout [String: Value], _ s: String, _ fold: (String) -> Value) -> Value {
         if let v = cache[s] { return v }
         let v = fold(s)
         // Names repeat (one per operator and line) but 1M distinct ones would cost ~100 MB:
