@@ -19,7 +19,11 @@ struct SearchIndexBuilder {
     /// Postings and FTS rows are written by `finish()`.
     var bulk = false
     private(set) var added = 0
-    private var terms: [TermKey: Int64]? = nil
+    /// Term ids known so far: every stored term in bulk (loaded once: the term index may be
+    /// dropped meanwhile), else the terms met so far (looked up one by one through the
+    /// `search_term_form` index: a few new entries need not read a million terms).
+    private var terms: [TermKey: Int64] = [:]
+    private var termsLoaded = false
     /// Bulk: the first term id whose FTS rows `finish()` writes.
     private var firstNewTerm: Int64? = nil
     /// Bulk: (term id << 32 | sid, fid << 1 | open) of each posting.
@@ -67,7 +71,7 @@ struct SearchIndexBuilder {
 
     /// Indexes one entry under sort id `sid`.
     mutating func add(_ r: Row, sid: Int64) throws {
-        if terms == nil { try loadTerms() }
+        if bulk, !termsLoaded { try loadTerms() }
         let name: String
         if foldedAt < folded.count, folded[foldedAt].fid == r.fid {
             name = folded[foldedAt].name
@@ -215,6 +219,7 @@ struct SearchIndexBuilder {
         let s = try db.prepare("SELECT id, field, form FROM search_term")
         while try s.step() { t[TermKey(code: Int(s.int64(1)), form: s.text(2))] = s.int64(0) }
         terms = t
+        termsLoaded = true
     }
 
     /// The id of a term, inserting it (with its trigram and bigram FTS rows, or in bulk leaving
@@ -222,7 +227,18 @@ struct SearchIndexBuilder {
     private mutating func termID(_ field: SearchField, _ form: String) throws -> Int64 {
         let code = SearchIndex.code(field)
         let key = TermKey(code: code, form: form)
-        if let id = terms?[key] { return id }
+        if let id = terms[key] { return id }
+        if !termsLoaded {
+            let find = try db.cached("SELECT id FROM search_term WHERE field = ? AND form = ?")
+            find.bind(Int64(code), at: 1)
+            find.bind(form, at: 2)
+            let found = try find.step() ? find.int64(0) : nil
+            find.reset()
+            if let found {
+                terms[key] = found
+                return found
+            }
+        }
         let insert = try db.cached("INSERT INTO search_term (field, form) VALUES (?, ?)")
         insert.bind(Int64(code), at: 1)
         insert.bind(form, at: 2)
@@ -234,7 +250,7 @@ struct SearchIndexBuilder {
             try db.cached("INSERT INTO search_fts (rowid, f\(code)) VALUES (?, ?)").run([.int(id), .text(form)])
             try db.cached("INSERT INTO search_bigram (rowid, grams) VALUES (?, ?)").run([.int(id), .text(SearchIndex.bigramDocument(code: code, form))])
         }
-        terms?[key] = id
+        terms[key] = id
         return id
     }
 }
