@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compiles the variant kanji table: reads Datasets/kanji-variants.csv, checks it, and writes
-Sources/EkiKit/Normalize/KanjiVariants+Data.swift (the pairs as Swift literals).
+Sources/EkiKit/Fold/KanjiVariants+Data.swift (the pairs as Swift literals).
 
 Checks (the script stops with file:line and a message on the first failure):
 - the header is exactly `variant,standard,source`;
@@ -23,7 +23,7 @@ import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV_PATH = "Datasets/kanji-variants.csv"
-SWIFT_PATH = "Sources/EkiKit/Normalize/KanjiVariants+Data.swift"
+SWIFT_PATH = "Sources/EkiKit/Fold/KanjiVariants+Data.swift"
 HEADER = ["variant", "standard", "source"]
 
 

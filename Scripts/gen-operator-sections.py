@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks Datasets/operator-sections.csv and writes Sources/EkiKit/Reconcile/OperatorSections+Data.swift
+"""Checks Datasets/operator-sections.csv and writes Sources/EkiKit/Derive/Reconcile/OperatorSections+Data.swift
 (the table compiled into the library, as gen-operator-table.py does for operators.csv).
 
 Usage: Scripts/gen-operator-sections.py   (run from anywhere; rerun after editing the CSV)

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Compiles the operator table: reads Datasets/operators.csv, checks it, and writes
-Sources/EkiKit/Normalize/OperatorTable+Data.swift (the table as Swift literals).
+Sources/EkiKit/Derive/OperatorTable+Data.swift (the table as Swift literals).
 
 Checks (the script stops with file:line and a message on the first failure):
 - the header is exactly `id,name,short_name,kana,english,aliases,successor,corporate_number,note`;
@@ -27,7 +27,7 @@ import unicodedata
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV_PATH = "Datasets/operators.csv"
-SWIFT_PATH = "Sources/EkiKit/Normalize/OperatorTable+Data.swift"
+SWIFT_PATH = "Sources/EkiKit/Derive/OperatorTable+Data.swift"
 HEADER = ["id", "name", "short_name", "kana", "english", "aliases", "successor",
           "corporate_number", "note"]
 ID_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the per-station curated tables and compiles each into the library:
-Datasets/station-kinds.csv → Sources/EkiKit/Reconcile/StationKinds+Data.swift and
-Datasets/station-readings.csv → Sources/EkiKit/Reconcile/StationReadings+Data.swift
+Datasets/station-kinds.csv → Sources/EkiKit/Derive/Reconcile/StationKinds+Data.swift and
+Datasets/station-readings.csv → Sources/EkiKit/Derive/Reconcile/StationReadings+Data.swift
 (as gen-operator-sections.py does for operator-sections.csv). Both have the header
 operator,station,<value>,source, one station a record, every record citing its source.
 

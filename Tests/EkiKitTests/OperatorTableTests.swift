@@ -171,7 +171,7 @@ import EkiTestSupport
         p.waitUntilExit()
         #expect(p.terminationStatus == 0, "gen-operator-table.py failed: \(message)")
         let generated = try String(contentsOf: out, encoding: .utf8)
-        let checkedIn = try String(contentsOfFile: TestPaths.package("Sources/EkiKit/Normalize/OperatorTable+Data.swift"), encoding: .utf8)
+        let checkedIn = try String(contentsOfFile: TestPaths.package("Sources/EkiKit/Derive/OperatorTable+Data.swift"), encoding: .utf8)
         let same = generated == checkedIn
         #expect(same, "OperatorTable+Data.swift differs from the generator's output: run python3 Scripts/gen-operator-table.py")
     }
