@@ -17,10 +17,10 @@ func runImport(_ args: [String]) throws {
     let batch = try GenericCSVImporter(path: csv).read()
     let t1 = now()
     let store = try StationStore(path: path)
-    store.spatialIndexBuild = option("rtree", args) == "row-by-row" ? .rowByRow : .automatic
+    store.spatial.build = option("rtree", args) == "row-by-row" ? .rowByRow : .automatic
     let result = try store.importBatches([(batch.dataset, batch.records)])
     let t2 = now()
-    emit(["rtree": option("rtree", args) ?? "packed", "rows": batch.records.count, "entries": try store.count(),
+    emit(["rtree": option("rtree", args) ?? "packed", "rows": batch.records.count, "entries": try store.entries.count(),
           "read_s": round2(Double(t1 - t0) / 1e9), "store_s": round2(Double(t2 - t1) / 1e9),
           "wall_s": round2(Double(t2 - t0) / 1e9), "peak_rss_mb": round2(statusMB("VmHWM")),
           "added": result.merge.added])

@@ -50,7 +50,7 @@ func bruteNearest(_ store: StationStore, all: [(fid: Int64, lat: Double, lon: Do
     cands.sort { $0.d < $1.d }
     // Keys only where distances tie.
     for i in cands.indices where (i > 0 && cands[i - 1].d == cands[i].d) || (i + 1 < cands.count && cands[i + 1].d == cands[i].d) {
-        cands[i].key = try store.station(fid: cands[i].fid).key
+        cands[i].key = try store.entries.station(fid: cands[i].fid).key
     }
     cands.sort { $0.d != $1.d ? $0.d < $1.d : $0.key < $1.key }
     return cands.prefix(k).map(\.fid)
@@ -73,7 +73,7 @@ func runQueries(_ args: [String]) throws {
     let store = try StationStore(path: option("db", args)!, readOnly: true)
     let (queries, warm) = try readQueries(dir)
     let n = queries.count
-    var result: [String: Any] = ["entries": try store.count()]
+    var result: [String: Any] = ["entries": try store.entries.count()]
 
     // fid → the CSV id (the peers' ids), outside any timing.
     var idOf: [Int64: Int32] = [:]
@@ -82,7 +82,7 @@ func runQueries(_ args: [String]) throws {
 
     let rss0 = statusMB("VmRSS")
     var t0 = now()
-    try store.preloadSpatialIndex()
+    try store.spatial.preload()
     result["index_load"] = ["preload_s": round2(Double(now() - t0) / 1e9),
                             "rss_growth_mb": round2(statusMB("VmRSS") - rss0),
                             "note": "preloadSpatialIndex(): reads every R-tree node and leaf point into memory"]
@@ -108,24 +108,24 @@ func runQueries(_ args: [String]) throws {
     for kk in (knnOnly ? [k] : [1, k, 100]) where result["knn_lean_k\(kk)"] == nil {
         var st = try store.readSnapshot {
             try measure(n, warmup: warm.count,
-                        { try store.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
-                        { try store.nearestHits(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: kk, into: &hits) })
+                        { try store.spatial.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
+                        { try store.spatial.nearestHits(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: kk, into: &hits) })
         }
         if kk == k {
             result["knn_lean_k\(kk)_no_snapshot"] = try measure(n, warmup: warm.count,
-                { try store.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
-                { try store.nearestHits(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: kk, into: &hits) })
+                { try store.spatial.nearestHits(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: kk, into: &hits) },
+                { try store.spatial.nearestHits(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: kk, into: &hits) })
         }
         var exact = 0, apiSame = 0
         var firstBad: Any = NSNull()
         t0 = now()
         for i in 0..<min(nVerify, n) {
             let p = Coordinate(lat: queries[i].lat, lon: queries[i].lon)
-            try store.nearestHits(to: p, k: kk, into: &hits)
+            try store.spatial.nearestHits(to: p, k: kk, into: &hits)
             let got = hits.map(\.fid)
             let want = try bruteNearest(store, all: all, lat: p.lat, lon: p.lon, k: kk)
             if got == want { exact += 1 } else if firstBad is NSNull { firstBad = ["query": i, "got": got, "want": want] }
-            if try store.nearest(to: p, k: kk).map(\.station.key) == got.map({ try store.station(fid: $0).key }) { apiSame += 1 }
+            if try store.spatial.nearest(to: p, k: kk).map(\.station.key) == got.map({ try store.entries.station(fid: $0).key }) { apiSame += 1 }
         }
         st["verify"] = ["samples": min(nVerify, n), "exact_vs_bruteforce": exact, "first_mismatch": firstBad, "same_as_nearest_api": apiSame,
                         "truth": "brute force over every open entry: geodesic (WGS84, Karney via PROJ) distances, ties by key",
@@ -133,7 +133,7 @@ func runQueries(_ args: [String]) throws {
         if kk == k && knnRef.count == n * k {
             var sameList = 0, sameSet = 0
             for i in 0..<n {
-                try store.nearestHits(to: Coordinate(lat: queries[i].lat, lon: queries[i].lon), k: k, into: &hits)
+                try store.spatial.nearestHits(to: Coordinate(lat: queries[i].lat, lon: queries[i].lon), k: k, into: &hits)
                 let got = hits.map { idOf[$0.fid] ?? -1 }
                 let want = Array(knnRef[(i * k)..<((i + 1) * k)])
                 if got == want { sameList += 1 }
@@ -151,8 +151,8 @@ func runQueries(_ args: [String]) throws {
     }
     // The full-entry API (StationDistance with whole rows), k = 10, first capFull queries.
     result["knn_full_k\(k)"] = try measure(nFull, warmup: warm.count,
-                                           { _ = try store.nearest(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: k) },
-                                           { _ = try store.nearest(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: k) })
+                                           { _ = try store.spatial.nearest(to: Coordinate(lat: warm[$0].lat, lon: warm[$0].lon), k: k) },
+                                           { _ = try store.spatial.nearest(to: Coordinate(lat: queries[$0].lat, lon: queries[$0].lon), k: k) })
     result["peak_rss_mb"] = round2(statusMB("VmHWM"))
     emit(result)
 }
@@ -166,17 +166,17 @@ func runViewports(_ store: StationStore, _ queries: [Query], _ warm: [Query], di
     func box(_ q: Query) -> BoundingBox { BoundingBox(minLon: q.minLon, minLat: q.minLat, maxLon: q.maxLon, maxLat: q.maxLat) }
     // A map redraw's burst of queries runs in one read snapshot (no per-query change check).
     var bbox = try store.readSnapshot {
-        try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                    { try store.stationHits(in: box(queries[$0]), into: &hits) })
+        try measure(n, warmup: warm.count, { try store.spatial.hits(in: box(warm[$0]), into: &hits) },
+                    { try store.spatial.hits(in: box(queries[$0]), into: &hits) })
     }
-    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.stationHits(in: box(warm[$0]), into: &hits) },
-                                                  { try store.stationHits(in: box(queries[$0]), into: &hits) })
+    result["bbox_lean_no_snapshot"] = try measure(n, warmup: warm.count, { try store.spatial.hits(in: box(warm[$0]), into: &hits) },
+                                                  { try store.spatial.hits(in: box(queries[$0]), into: &hits) })
     // Verification: every answer against the peers' reference (libspatialindex).
     let ref = try readInt32s(dir + "/bbox_ref.bin")
     var o = 0, mismatches = 0, totalHits = 0
     var firstMismatch: Any = NSNull()
     for (i, q) in queries.enumerated() {
-        try store.stationHits(in: box(q), into: &hits)
+        try store.spatial.hits(in: box(q), into: &hits)
         let got = hits.map { idOf[$0.fid] ?? -1 }.sorted()
         let c = Int(ref[o]); let want = Array(ref[(o + 1)..<(o + 1 + c)]); o += 1 + c
         totalHits += got.count
@@ -191,8 +191,8 @@ func runViewports(_ store: StationStore, _ queries: [Query], _ warm: [Query], di
     result["bbox_lean"] = bbox
 
     // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
-    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.stations(in: box(warm[$0])) },
-                                      { _ = try store.stations(in: box(queries[$0])) })
+    result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.spatial.stations(in: box(warm[$0])) },
+                                      { _ = try store.spatial.stations(in: box(queries[$0])) })
 }
 
 /// Where a k-NN query's time goes, per query (p50 over the query set, µs): the query as timed
@@ -206,10 +206,10 @@ func knnTimeSplit(_ store: StationStore, _ queries: [Query], k: Int, hits: inout
     for q in queries {
         let p = Coordinate(lat: q.lat, lon: q.lon)
         var t = now()
-        try store.nearestHits(to: p, k: k, into: &hits)
+        try store.spatial.nearestHits(to: p, k: k, into: &hits)
         first.append(Double(now() - t) / 1000)
         t = now()
-        try store.nearestHits(to: p, k: k, into: &hits)
+        try store.spatial.nearestHits(to: p, k: k, into: &hits)
         again.append(Double(now() - t) / 1000)
         t = now()
         for h in hits { sum += try Geodesic.distance(p, h.coordinate) }

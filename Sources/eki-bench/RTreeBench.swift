@@ -24,7 +24,7 @@ func runRTree(_ args: [String]) throws {
         _ = try s.step()
         return s.text(0)
     }
-    let n = try store.count()
+    let n = try store.entries.count()
     try db.execute("BEGIN")
     defer { try? db.execute("ROLLBACK") }
     // Row by row: what the GeoPackage triggers do for each row, into an empty tree, fid order.
@@ -38,7 +38,7 @@ func runRTree(_ args: [String]) throws {
     let byRow = try rows("SELECT id, minx, maxx, miny, maxy FROM rtree_stations_geom ORDER BY id")
     let checkRow = try check()
     let t2 = now()
-    try store.rebuildSpatialIndex()
+    try store.spatial.rebuild()
     let t3 = now()
     let packed = try rows("SELECT id, minx, maxx, miny, maxy FROM rtree_stations_geom ORDER BY id")
     let checkPacked = try check()

@@ -23,7 +23,7 @@ func runRender(_ args: [String]) throws {
     let basemapLoad = Double(now() - t0) / 1e6
 
     func whole() throws -> MapPicture {
-        let all = try store.allStations(includeClosed: false)
+        let all = try store.entries.all(includeClosed: false)
         let box = MapViewport.framing(all.map(\.coordinate), margin: 0.02)!
         let picture = try MapRenderer.render(MapRequest(bbox: box, width: 2400, height: 2400, labels: .auto),
                                              stations: all, visits: nil)
@@ -33,7 +33,7 @@ func runRender(_ args: [String]) throws {
     let tokyo = BoundingBox(minLon: 139.70, minLat: 35.65, maxLon: 139.80, maxLat: 35.71)
     func viewport() throws -> MapPicture {
         let view = MapViewport(fitting: tokyo, width: 1200, height: 800).visibleBox
-        let stations = try store.stations(in: view)
+        let stations = try store.spatial.stations(in: view)
         let picture = try MapRenderer.render(MapRequest(bbox: tokyo, width: 1200, height: 800, labels: .auto),
                                              stations: stations, visits: nil)
         _ = try picture.png()

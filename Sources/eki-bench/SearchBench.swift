@@ -39,18 +39,18 @@ func runSearch(_ args: [String]) throws {
     let repeats = try count("repeat", default: 1)
 
     let store = try StationStore(path: path, readOnly: true)
-    print("\(path): \(try store.count()) entries; \(queries.count) queries, by \(options.by.rawValue), limit \(options.limit ?? 0)"
+    print("\(path): \(try store.entries.count()) entries; \(queries.count) queries, by \(options.by.rawValue), limit \(options.limit ?? 0)"
           + (options.near.map { ", near \($0.lat),\($0.lon)" } ?? ""))
     for match in SearchOptions.Match.allCases {
         var o = options
         o.match = match
         var hits = 0
-        for q in queries { hits += try store.search(q, options: o).count }        // warm-up
+        for q in queries { hits += try store.search.stations(matching: q, options: o).count }        // warm-up
         var samples: [(ms: Double, query: String)] = []
         for _ in 0..<repeats {
             for q in queries {
                 let t0 = now()
-                _ = try store.search(q, options: o)
+                _ = try store.search.stations(matching: q, options: o)
                 samples.append((Double(now() - t0) / 1e6, q))
             }
         }

@@ -35,8 +35,8 @@ import Testing
         let db = try database()
         let store = try StationStore(path: db, readOnly: true)
         // The 麴町 row joined the real 麹町: four entries from six rows.
-        #expect(try store.count() == 4)
-        #expect(try store.resolve(key: "tokyo-metro/c/麹町")?.sources.count == 2)
+        #expect(try store.entries.count() == 4)
+        #expect(try store.entries.resolve(key: "tokyo-metro/c/麹町")?.sources.count == 2)
         for (q, name) in [("本町一丁目", "本町一丁目"), ("萱町６丁目", "萱町六丁目"), ("六本木1丁目", "六本木一丁目"),
                           ("麴町", "麹町"), ("麹町", "麹町")] {
             let r = eki("search", "--db", db, q, "--format", "csv")

@@ -18,7 +18,7 @@ import Testing
                      "--line", "銀座線", "--size", "800x800", "--labels", "none", "-o", out])
         #expect(r.status == 0, "\(r.err)")
         let store = RealData.open(RealData.combinedDatabase)
-        let stops = try #require(try store.line(id: "tokyo-metro/c/銀座線")).stops
+        let stops = try #require(try store.lines.line(id: "tokyo-metro/c/銀座線")).stops
         #expect(stops.count == 19)
         let box = try #require(MapViewport.framing(stops.map(\.station.coordinate), margin: 0.08))
         let viewport = MapViewport(fitting: box, width: 800, height: 800)

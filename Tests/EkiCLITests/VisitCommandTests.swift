@@ -202,7 +202,7 @@ import EkiTestSupport
         // With an alias to the renamed entry, the visit resolves again.
         let store = try StationStore(path: fresh)
         try store.db.execute("INSERT INTO station_aliases (old_key, new_key, reason) VALUES ('jr-central/c/熱海', 'jr-central/c/熱海温泉', 'renamed')")
-        #expect(try store.resolve(key: Self.atamiJRC)?.sources == before[2]?.sources)
+        #expect(try store.entries.resolve(key: Self.atamiJRC)?.sources == before[2]?.sources)
         let aliased = run(fresh, bare, "visit", "check")
         #expect(aliased.status == 0)
         #expect(aliased.out.hasPrefix("3 visits at 3 station keys: 3 resolve (1 through an alias), 0 orphaned\nthrough an alias:\n"))

@@ -52,7 +52,7 @@ import EkiTestSupport
         try a.importRecords(sdb, dataset: "station-database")
         try b.importRecords(sdb, dataset: "station-database")
         try b.importRecords(n02, dataset: "n02")
-        let ka = try a.allStations().map(\.key), kb = try b.allStations().map(\.key)
+        let ka = try a.entries.all().map(\.key), kb = try b.entries.all().map(\.key)
         #expect(ka.count > 9_590)
         #expect(ka == kb)
         // Idempotent: the same file again changes nothing.
@@ -71,26 +71,26 @@ import EkiTestSupport
                      record("n02", "2", "鴨宮", "東日本旅客鉄道", 35.2690, 139.1770),
                      record("n02", "3", "螢田", "小田急電鉄", 35.2730, 139.1420)]
         try s.importBatches([("n02", first)], today: "2026-01-01")
-        let keys = try s.allStations().map(\.key)
+        let keys = try s.entries.all().map(\.key)
         #expect(keys == ["jr-east/c/鴨宮", "odakyu/c/螢田", "toei/c/江北"])
         let next = [record("n02", "1", "江北六丁目", "東京都", 35.7670, 139.7700),     // renamed
                     record("n02", "2", "鴨宮", "東日本旅客鉄道", 35.2717, 139.1770),   // moved 300 m north
                     record("n02", "4", "新駅", "東日本旅客鉄道", 35.3000, 139.2000)]   // added; 3 removed
         let result = try s.importBatches([("n02", next)], today: "2026-11-29")
         #expect(result.merge == MergeSummary(added: 1, updated: 2, unchanged: 0, retired: 1, merged: 0))
-        let renamed = try #require(try s.station(key: "toei/c/江北"))
+        let renamed = try #require(try s.entries.station(key: "toei/c/江北"))
         #expect(renamed.name == "江北六丁目")
         #expect(renamed.formerNames == ["江北"])
-        let moved = try #require(try s.station(key: "jr-east/c/鴨宮"))
+        let moved = try #require(try s.entries.station(key: "jr-east/c/鴨宮"))
         #expect(abs(moved.coordinate.lat - 35.2717) < 1e-9)
-        let gone = try #require(try s.station(key: "odakyu/c/螢田"))
+        let gone = try #require(try s.entries.station(key: "odakyu/c/螢田"))
         #expect(gone.retired == "2026-11-29")
         #expect(!gone.isOpen)
-        #expect(try s.stations(in: BoundingBox(minLon: 139, minLat: 35, maxLon: 140, maxLat: 36)).count == 3)
-        #expect(try s.station(key: "jr-east/c/新駅") != nil)
+        #expect(try s.spatial.stations(in: BoundingBox(minLon: 139, minLat: 35, maxLon: 140, maxLat: 36)).count == 3)
+        #expect(try s.entries.station(key: "jr-east/c/新駅") != nil)
         // The station coming back revives the retired entry under its key.
         try s.importBatches([("n02", next + [first[2]])], today: "2026-12-01")
-        #expect(try s.station(key: "odakyu/c/螢田")?.retired == nil)
+        #expect(try s.entries.station(key: "odakyu/c/螢田")?.retired == nil)
     }
 
     /// Queries on a store see what the same store has just imported (the R-tree node copy the
@@ -100,10 +100,10 @@ import EkiTestSupport
         let s = try store("fresh.gpkg")
         try s.importBatches([("a", [record("a", "1", "遠い", "O", 35.10, 139.0)])])
         let p = Coordinate(lat: 35.0, lon: 139.0)
-        #expect(try s.nearest(to: p, k: 1).map(\.station.name) == ["遠い"])
+        #expect(try s.spatial.nearest(to: p, k: 1).map(\.station.name) == ["遠い"])
         try s.importBatches([("b", [record("b", "1", "近い", "O", 35.001, 139.0)])])
-        #expect(try s.nearest(to: p, k: 1).map(\.station.name) == ["近い"])
-        #expect(try s.stations(in: BoundingBox(minLon: 138.9, minLat: 34.9, maxLon: 139.1, maxLat: 35.2), limit: 1).map(\.name) == ["近い"])
+        #expect(try s.spatial.nearest(to: p, k: 1).map(\.station.name) == ["近い"])
+        #expect(try s.spatial.stations(in: BoundingBox(minLon: 138.9, minLat: 34.9, maxLon: 139.1, maxLat: 35.2), limit: 1).map(\.name) == ["近い"])
     }
 
     /// Two entries that a later row joins become one; the younger key becomes an alias that
@@ -112,7 +112,7 @@ import EkiTestSupport
         let s = try store("alias.gpkg")
         try s.importBatches([("a", [record("a", "1", "X", "O", 35.000, 139.0)])])
         try s.importBatches([("b", [record("b", "1", "X", "O", 35.018, 139.0)])])      // 2 km away
-        let keys = try s.allStations().map(\.key)
+        let keys = try s.entries.all().map(\.key)
         #expect(keys.count == 2)
         // Once two entries share operator, class and name, both keys carry the place; the first
         // entry's plain key stays as an alias.
@@ -122,10 +122,10 @@ import EkiTestSupport
         // A row between them links both (single-link within 1.5 km).
         let r = try s.importBatches([("c", [record("c", "1", "X", "O", 35.009, 139.0)])])
         #expect(r.merge.merged == 1)
-        let all = try s.allStations()
+        let all = try s.entries.all()
         #expect(all.map(\.key) == [older])
         #expect(all[0].sources.map(\.description) == ["a:1", "b:1", "c:1"])
-        #expect(try s.resolve(key: younger)?.key == older)
-        #expect(try s.resolve(key: "o/c/x")?.key == older)
+        #expect(try s.entries.resolve(key: younger)?.key == older)
+        #expect(try s.entries.resolve(key: "o/c/x")?.key == older)
     }
 }

@@ -32,7 +32,7 @@ import EkiTestSupport
         #expect(es.filter { $0.operatorID == "kintetsu" && $0.name == "赤堀" }.isEmpty)
         #expect(es.filter { $0.operatorID == "asunarou" }.count == 9)
         let path = order == Self.orders[0] ? RealData.combinedDatabase : RealData.stationDatabaseThenN02
-        let lines = try RealData.open(path).lines()
+        let lines = try RealData.open(path).lines.all()
         #expect(lines.filter { $0.operatorID == "kintetsu" && ($0.name.contains("八王子") || $0.name.contains("内部")) }.isEmpty)
         // The lines station_database still lists under the former operator are names of the
         // successor's lines, not lines of their own.
@@ -63,13 +63,13 @@ import EkiTestSupport
     /// Search finds a station by either reading.
     @Test(.needsN02AndStationDatabase) func searchByEitherReading() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        func keys(_ q: String) throws -> Set<String> { Set(try store.search(q, options: SearchOptions(limit: nil)).map(\.station.key)) }
+        func keys(_ q: String) throws -> Set<String> { Set(try store.search.stations(matching: q, options: SearchOptions(limit: nil)).map(\.station.key)) }
         #expect(try keys("さいいん").isSuperset(of: ["hankyu/c/西院", "keifuku/c/西院"]))
         #expect(try keys("てんじん").contains("nishitetsu/c/西鉄福岡"))
         #expect(try keys("こうべさんのみや").isSuperset(of: ["hankyu/c/神戸三宮", "hanshin/c/神戸三宮"]))
         // The other readings are readings to `--by reading` too, and to the romaji field.
         func byReading(_ q: String) throws -> [String: SearchField] {
-            Dictionary(try store.search(q, options: SearchOptions(by: .reading, match: .prefix, limit: nil))
+            Dictionary(try store.search.stations(matching: q, options: SearchOptions(by: .reading, match: .prefix, limit: nil))
                 .map { ($0.station.key, $0.field) }, uniquingKeysWith: { a, _ in a })
         }
         let saiin = try byReading("さいいん")

@@ -31,13 +31,13 @@ import EkiTestSupport
         let visited = try VisitedStations(log: try VisitLog.empty(), store: store)
         let plain = try visited.statistics(store: store, by: .operatorName)
         let all = try visited.statistics(store: store, by: .operatorName, includeStaffOnly: true)
-        let open = try store.allStations(includeClosed: false).count
+        let open = try store.entries.all(includeClosed: false).count
         #expect(all.total.total == open)
         #expect(plain.total.total == open - 6)
         #expect(plain.groups.first { $0.group == "黒部峡谷鉄道" }?.total == 4)
         #expect(all.groups.first { $0.group == "黒部峡谷鉄道" }?.total == 10)
-        let lines = try store.lines(operator: "kurobe-gorge")
-        let staff = try store.keys(of: .staffOnly)
+        let lines = try store.lines.all(operator: "kurobe-gorge")
+        let staff = try store.entries.keys(of: .staffOnly)
         #expect(staff.count == 6)
         #expect(lines.map(\.total) == [10])
         #expect(lines.map { $0.without(staff).total } == [4])
@@ -46,7 +46,7 @@ import EkiTestSupport
     /// Every output carries the kind: the feature JSON of the CLI and the server.
     @Test(.needsN02AndStationDatabase) func featureJSONCarriesTheKind() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let neko = try #require(try store.allStations().first { $0.operatorID == "kurobe-gorge" && $0.name == "猫又" })
+        let neko = try #require(try store.entries.all().first { $0.operatorID == "kurobe-gorge" && $0.name == "猫又" })
         var out: [UInt8] = []
         StationFeatureJSON.appendFeature(neko, to: &out)
         #expect(String(decoding: out, as: UTF8.self).contains(#""open":true,"kind":"staff-only","sources":["n02:"#))

@@ -15,7 +15,7 @@ import EkiTestSupport
     /// The live entries (not retired) of one order.
     static func entries(_ order: String) throws -> [Station] {
         let path = order == orders[0] ? RealData.combinedDatabase : RealData.stationDatabaseThenN02
-        return try RealData.open(path).allStations().filter { $0.retired == nil }
+        return try RealData.open(path).entries.all().filter { $0.retired == nil }
     }
 
     static func open(_ es: [Station], _ operatorID: String, _ cls: ServiceClass, _ name: String) -> [Station] {
@@ -96,7 +96,7 @@ import EkiTestSupport
         let es = try Self.entries(order).filter(\.isOpen)
         #expect(es.filter { $0.prefecture == nil }.isEmpty)
         // Every open entry whose name a row of any source within 1.5 km reads has a reading.
-        let rows = try RealData.open(RealData.combinedDatabase).sourceRecords()
+        let rows = try RealData.open(RealData.combinedDatabase).info.sourceRecords()
         var readings: [String: [Coordinate]] = [:]
         for r in rows where r.reading != nil { readings[TextFold.nameKey(r.name), default: []].append(r.coordinate) }
         let missing = es.filter { e in

@@ -12,7 +12,7 @@ import EkiTestSupport
 @Suite struct ReconcileSampleTests {
     @Test(.needsN02AndStationDatabase) func fortyRandomEntries() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let open = try store.allStations(includeClosed: false).filter { $0.retired == nil }
+        let open = try store.entries.all(includeClosed: false).filter { $0.retired == nil }
         #expect(open.count == 9_585)
         var rng = SplitMix64(state: 14)
         var sample: [Station] = []
@@ -21,7 +21,7 @@ import EkiTestSupport
             let i = Int(rng.next() % UInt64(open.count))
             if picked.insert(i).inserted { sample.append(open[i]) }
         }
-        let rows = try store.sourceRecords()
+        let rows = try store.info.sourceRecords()
         var byRef: [SourceRef: [SourceRecord]] = [:]
         for r in rows { byRef[r.source, default: []].append(r) }
         let table = OperatorTable.builtIn

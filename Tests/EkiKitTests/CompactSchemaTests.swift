@@ -41,10 +41,10 @@ import EkiTestSupport
         // The primary key is the table's only index; lines are referred to by number.
         #expect(try strings(store, "SELECT name FROM pragma_index_list('station_sources')") == ["sqlite_autoindex_station_sources_1"])
         #expect(try strings(store, "SELECT DISTINCT typeof(line_num) FROM line_stations") == ["integer"])
-        #expect(try store.allStations().map { "\($0.name) \($0.kind.rawValue) \($0.sources.map(\.description))" }
+        #expect(try store.entries.all().map { "\($0.name) \($0.kind.rawValue) \($0.sources.map(\.description))" }
                 == ["宇奈月 regular [\"n02:2\", \"n02:3\"]", "欅平 regular [\"n02:4\"]", "猫又 staff-only [\"n02:1\"]"])
-        #expect(try store.station(sharingSourcesWith: [SourceRef(dataset: "n02", id: "3")])?.name == "宇奈月")
-        #expect(try store.lines(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 3"])
+        #expect(try store.entries.station(sharingSourcesWith: [SourceRef(dataset: "n02", id: "3")])?.name == "宇奈月")
+        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 3"])
         // The first import wrote through the rollback journal; the file is back in WAL mode.
         #expect(try strings(store, "PRAGMA journal_mode") == ["wal"])
     }
@@ -57,8 +57,8 @@ import EkiTestSupport
         do {
             let store = try StationStore(path: path)
             try store.importRecords(rows, dataset: "n02")
-            before = try store.allStations()
-            lines = try store.lines(includeClosed: true)
+            before = try store.entries.all()
+            lines = try store.lines.all(includeClosed: true)
             try store.db.execute("PRAGMA foreign_keys = OFF")
             try store.db.execute("""
                 CREATE TABLE stations_old (fid INTEGER PRIMARY KEY AUTOINCREMENT, geom POINT, key TEXT NOT NULL UNIQUE,
@@ -92,8 +92,8 @@ import EkiTestSupport
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let store = try StationStore(path: path)
         #expect(try store.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 8)
-        #expect(try store.allStations() == before)
-        #expect(try store.lines(includeClosed: true) == lines)
+        #expect(try store.entries.all() == before)
+        #expect(try store.lines.all(includeClosed: true) == lines)
         #expect(try strings(store, "SELECT fid || ' ' || key || ' ' || ifnull(base_key, '-') || ' ' || ifnull(kind, '-') FROM stations ORDER BY fid")
                 == ["1 kurobe-gorge/c/宇奈月 - -", "2 kurobe-gorge/c/欅平 - -", "3 kurobe-gorge/c/猫又 - staff-only"])
         #expect(try strings(store, "SELECT name FROM pragma_table_info('stations') WHERE name = 'sources'") == [])
@@ -105,6 +105,6 @@ import EkiTestSupport
         // And it takes imports as before: a new row gets a fid after the kept sequence.
         try store.importRecords(rows + [row("5", "黒薙", op: "黒部峡谷鉄道", line: "本線", lat: 36.80, lon: 137.60)], dataset: "n02")
         #expect(try store.db.scalarInt("SELECT fid FROM stations WHERE name = '黒薙'") == 51)
-        #expect(try store.lines(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 4"])
+        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 4"])
     }
 }

@@ -38,11 +38,11 @@ private let utsunomiyaFeed = "datasets/gtfs-utsunomiya-lrt-unofficial/gtfs"
         #expect(order == ["三宮": 0, "貿易センター": 1, "ポートターミナル": 2, "中公園": 3, "みなとじま": 4, "市民広場": 5,
                           "南公園": 6, "中埠頭": 7, "北埠頭": 8, "医療センター": 9, "計算科学センター": 10, "神戸空港": 11])
         let s = try store([batch])
-        let airport = try #require(try s.lines(named: "空港線").first)
+        let airport = try #require(try s.lines.named("空港線").first)
         #expect(names(airport) == ["三宮", "貿易センター", "ポートターミナル", "中公園", "みなとじま", "市民広場", "医療センター",
                                    "計算科学センター", "神戸空港"])
         #expect(airport.stops.map(\.order) == (0..<9).map { $0 } && airport.stops.allSatisfy { $0.branch == 0 })
-        let loop = try #require(try s.lines(named: "ループ線").first)
+        let loop = try #require(try s.lines.named("ループ線").first)
         #expect(names(loop) == ["三宮", "貿易センター", "ポートターミナル", "中公園", "みなとじま", "市民広場", "南公園", "中埠頭",
                                 "北埠頭"])
         #expect(loop.stops.map(\.order) == (0..<9).map { $0 })
@@ -60,7 +60,7 @@ private let utsunomiyaFeed = "datasets/gtfs-utsunomiya-lrt-unofficial/gtfs"
         #expect(byOrder.keys.sorted().map { byOrder[$0]!.first! } == Self.lrtInOrder)
         #expect(byOrder.values.allSatisfy { $0.count == 1 })
         let s = try store([batch])
-        #expect(try s.lines().isEmpty)
+        #expect(try s.lines.all().isEmpty)
     }
 
     @Test("N02-23 + the LRT feed: 宇都宮芳賀ライトレール線 is 19 stations in order end to end, ordered by the feed",
@@ -68,7 +68,7 @@ private let utsunomiyaFeed = "datasets/gtfs-utsunomiya-lrt-unofficial/gtfs"
     func utsunomiyaWithN02() throws {
         let batch = try GTFSImporter(path: TestPaths.requireShared(utsunomiyaFeed), feedName: "utsunomiya-lrt").read()
         let s = try store([batch], base: RealData.n02Database)
-        let found = try s.lines(named: "宇都宮芳賀ライトレール線")
+        let found = try s.lines.named("宇都宮芳賀ライトレール線")
         #expect(found.map(\.line.id) == ["utsunomiya-light-rail/c/宇都宮芳賀らいとれーる線"])
         let d = try #require(found.first)
         #expect(names(d) == Self.lrtInOrder)
@@ -99,7 +99,7 @@ private let utsunomiyaFeed = "datasets/gtfs-utsunomiya-lrt-unofficial/gtfs"
         for r in batch.records { order[r.name] = r.lineOrder }
         let step = SourceRecord.lineOrderBranchStep
         #expect(order == ["駅A": 0, "駅B": 1, "駅C": 2, "駅D": 3, "駅X": step, "駅Y": step + 1])
-        let d = try #require(try store([batch]).lines(named: "テスト線").first)
+        let d = try #require(try store([batch]).lines.named("テスト線").first)
         #expect(d.stops.map { "\($0.branch):\($0.order.map(String.init) ?? "-"):\($0.station.name)" }
                 == ["0:0:駅A", "0:1:駅B", "0:2:駅C", "0:3:駅D", "1:0:駅X", "1:1:駅Y"])
     }

@@ -45,7 +45,7 @@ import EkiTestSupport
         #expect(batch.records.allSatisfy { $0.lines == ["東西線"] })
         let store = try StationStore(path: dir.appendingPathComponent("order.gpkg").path)
         try store.importRecords(batch.records, dataset: batch.dataset)
-        let d = try #require(try store.lines(named: "東西線").first)
+        let d = try #require(try store.lines.named("東西線").first)
         #expect(d.stops.map { "\($0.branch):\($0.order.map(String.init) ?? "-"):\($0.station.name)" }
                 == ["0:0:駅A", "0:1:駅B", "0:2:駅C", "0:3:駅D", "1:0:駅X", "1:1:駅Y"])
     }

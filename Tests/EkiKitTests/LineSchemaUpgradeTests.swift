@@ -29,8 +29,8 @@ import EkiTestSupport
             #expect(text.hasSuffix("; read-only commands do not change it: the next `eki import --db \(path) …` upgrades it in place, keeping its entries"))
         }
         let upgraded = try StationStore(path: path)
-        #expect(upgraded.hasLineTable)
-        #expect(try upgraded.lines().count == 18)
-        #expect(try StationStore(path: path, readOnly: true).info().entries == 39)
+        #expect(upgraded.lines.exists)
+        #expect(try upgraded.lines.all().count == 18)
+        #expect(try StationStore(path: path, readOnly: true).info.summary().entries == 39)
     }
 }

@@ -10,7 +10,7 @@ import EkiTestSupport
 
     @Test(.needsN02AndStationDatabase) func tokaidoShinkansenIsSeventeenStationsInOrder() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let found = try store.lines(named: "東海道新幹線")
+        let found = try store.lines.named("東海道新幹線")
         #expect(found.map(\.line.id) == ["jr-central/s/東海道新幹線"])
         let d = try #require(found.first)
         #expect(names(d) == ["東京", "品川", "新横浜", "小田原", "熱海", "三島", "新富士", "静岡", "掛川", "浜松", "豊橋",
@@ -23,19 +23,19 @@ import EkiTestSupport
 
     @Test(.needsN02AndStationDatabase) func jrEastTokaidoIsOneLineAcrossSources() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let tokaido = try store.lines(operator: "JR東日本").filter { $0.aliases.contains("東海道線") }
+        let tokaido = try store.lines.all(operator: "JR東日本").filter { $0.aliases.contains("東海道線") }
         #expect(tokaido.map(\.id) == ["jr-east/c/東海道本線"])
         #expect(tokaido.first?.sources == ["station-database:JR東海道本線(東京～熱海)", "n02:東海道線"])
-        let d = try #require(try store.line(id: "jr-east/c/東海道本線"))
+        let d = try #require(try store.lines.line(id: "jr-east/c/東海道本線"))
         #expect(Array(names(d).prefix(5)) == ["東京", "新橋", "品川", "川崎", "横浜"])
         #expect(d.stops.filter { $0.order != nil }.last?.station.name == "熱海")
     }
 
     @Test(.needsN02AndStationDatabase) func ginzaLineIsNineteenStationsInOrder() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let found = try store.lines(named: "3号線銀座線")
+        let found = try store.lines.named("3号線銀座線")
         #expect(found.map(\.line.id) == ["tokyo-metro/c/銀座線"])
-        #expect(try store.lines(named: "銀座線").map(\.line.id) == ["tokyo-metro/c/銀座線"])
+        #expect(try store.lines.named("銀座線").map(\.line.id) == ["tokyo-metro/c/銀座線"])
         let d = try #require(found.first)
         #expect(names(d) == ["浅草", "田原町", "稲荷町", "上野", "上野広小路", "末広町", "神田", "三越前", "日本橋", "京橋",
                              "銀座", "新橋", "虎ノ門", "溜池山王", "赤坂見附", "青山一丁目", "外苑前", "表参道", "渋谷"])
@@ -44,7 +44,7 @@ import EkiTestSupport
 
     @Test(.needsN02AndStationDatabase) func honsenIsEachOperatorsOwnLine() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let all = try store.lines(includeClosed: true)
+        let all = try store.lines.all(includeClosed: true)
         #expect(!all.contains { $0.name == "本線" })
         let honsen = all.filter { $0.sources.contains("n02:本線") }
         #expect(Set(honsen.map(\.operatorID)).count == honsen.count)
@@ -54,7 +54,7 @@ import EkiTestSupport
     }
 
     @Test(.needsN02AndStationDatabase) func yamanoteIsALoopOfThirty() throws {
-        let d = try #require(try RealData.open(RealData.combinedDatabase).line(id: "jr-east/c/山手線"))
+        let d = try #require(try RealData.open(RealData.combinedDatabase).lines.line(id: "jr-east/c/山手線"))
         #expect(d.line.isLoop && d.line.total == 30 && d.stops.count == 30)
         #expect(Set(d.stops.map(\.branch)) == [0])
         #expect(d.line.sources == ["station-database:JR山手線", "n02:山手線"])
@@ -62,27 +62,27 @@ import EkiTestSupport
 
     @Test(.needsN02AndStationDatabase) func yamagataShinkansenIsTheOuSectionFukushimaShinjo() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let found = try store.lines(named: "山形新幹線")
+        let found = try store.lines.named("山形新幹線")
         #expect(found.map(\.line.id) == ["jr-east/c/奥羽本線"])
         let d = try #require(found.first)
         #expect(d.section == "山形新幹線")
         #expect(d.stops.first?.station.name == "福島" && d.stops.last?.station.name == "新庄" && d.stops.count == 36)
         #expect(Array(names(d).prefix(4)) == ["福島", "笹木野", "庭坂", "赤岩"])
-        let akita = try store.lines(named: "秋田新幹線")
+        let akita = try store.lines.named("秋田新幹線")
         #expect(akita.map(\.line.id) == ["jr-east/c/田沢湖線", "jr-east/c/奥羽本線"])
         #expect(akita.map { [$0.stops.first!.station.name, $0.stops.last!.station.name] } == [["盛岡", "大曲"], ["大曲", "秋田"]])
     }
 
     @Test(.needsN02AndStationDatabase) func jrCentralLinesAndCounts() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let lines = try store.lines(operator: "JR東海")
+        let lines = try store.lines.all(operator: "JR東海")
         #expect(lines.count == 13 && lines.allSatisfy { $0.operatorType == "JR" })
         #expect(OperatorTypes.type(of: "keikyu") == "大手私鉄" && OperatorTypes.type(of: "sanyo") == "準大手私鉄")
         #expect(OperatorTypes.type(of: "hakone-tozan") == "その他")
         #expect(lines.first { $0.name == "東海道新幹線" }?.total == 17)
         #expect(lines.first { $0.id == "jr-central/c/東海道本線" }?.stationKeys.contains("jr-central/c/熱海") == true)
-        #expect(try store.lines(operator: "jr-central", serviceClass: .shinkansen).map(\.id) == ["jr-central/s/東海道新幹線"])
-        let kanagawa = try store.lines(operator: "JR東海", prefecture: "神奈川県")
+        #expect(try store.lines.all(operator: "jr-central", serviceClass: .shinkansen).map(\.id) == ["jr-central/s/東海道新幹線"])
+        let kanagawa = try store.lines.all(operator: "JR東海", prefecture: "神奈川県")
         #expect(kanagawa.map { "\($0.name) \($0.total)" } == ["東海道新幹線 2", "御殿場線 8"])
     }
 
@@ -92,11 +92,11 @@ import EkiTestSupport
     /// N02-23, 611, of which 45 only N02 has and 16 only station_database. 海峡線 is open in
     /// N02-23 alone, closed with station_database (its every station is closed to passengers).
     @Test(.needsN02AndStationDatabase) func lineCounts() throws {
-        let sd = try RealData.open(RealData.stationDatabaseDatabase).lines()
+        let sd = try RealData.open(RealData.stationDatabaseDatabase).lines.all()
         #expect(sd.count == 558)
-        let n02 = try RealData.open(RealData.n02Database).lines()
+        let n02 = try RealData.open(RealData.n02Database).lines.all()
         #expect(n02.count == 598)
-        let both = try RealData.open(RealData.combinedDatabase).lines()
+        let both = try RealData.open(RealData.combinedDatabase).lines.all()
         #expect(both.count == 611)
         #expect(n02.contains { $0.id == "jr-hokkaido/c/海峡線" } && !both.contains { $0.id == "jr-hokkaido/c/海峡線" })
         #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 45)
@@ -110,8 +110,8 @@ import EkiTestSupport
     @Test(.needsN02AndStationDatabase)
     func hokurikuShinkansenIsTwoSections() throws {
         let store = RealData.open(RealData.combinedDatabase)
-        let east = try #require(try store.line(id: "jr-east/s/北陸新幹線"))
-        let west = try #require(try store.line(id: "jr-west/s/北陸新幹線"))
+        let east = try #require(try store.lines.line(id: "jr-east/s/北陸新幹線"))
+        let west = try #require(try store.lines.line(id: "jr-west/s/北陸新幹線"))
         // The line as station_database (and the railway's own definition) has it starts at 高崎;
         // 東京–高崎 is the 東北/上越新幹線 track its trains run on.
         #expect(east.stops.first?.station.name == "高崎" && east.stops.last?.station.name == "上越妙高")
@@ -141,18 +141,18 @@ import EkiTestSupport
                      record("x2", "B", "甲府線", nil, lat: 35.0001, lon: 139.1, dataset: "n02", op: "東日本旅客鉄道"),
                      record("x3", "F", "甲府線", nil, lat: 35.0001, lon: 139.3, dataset: "n02", op: "東日本旅客鉄道")]
         try store.importBatches([("station-database", sd), ("n02", other)])
-        let lines = try store.lines()
+        let lines = try store.lines.all()
         #expect(lines.map(\.id) == ["jr-east/c/丙野線", "jr-east/c/甲府線"])
-        let d = try #require(try store.line(id: "jr-east/c/甲府線"))
+        let d = try #require(try store.lines.line(id: "jr-east/c/甲府線"))
         #expect(d.stops.map(\.station.name) == ["A", "B", "C", "F"])
         // F, which only the unordered source has, lies beyond C: it continues the line.
         #expect(d.stops.map(\.order) == [0, 1, 2, 3])
         #expect(d.stops.map(\.branch) == [0, 0, 0, 0])
         #expect(d.line.aliases == ["JR甲府線", "JR甲府線(A～B)", "JR甲府線(乙線)(B～C)", "乙線", "甲府線"])
-        #expect(try store.lines(named: "乙線").map(\.line.id) == ["jr-east/c/甲府線"])
+        #expect(try store.lines.named("乙線").map(\.line.id) == ["jr-east/c/甲府線"])
         // Importing again keeps the table as it was.
         try store.importRecords(other, dataset: "n02")
-        #expect(try store.lines() == lines)
+        #expect(try store.lines.all() == lines)
     }
 
     @Test func version3DatabasesGetTheLineTableWhenOpenedWritable() throws {
@@ -172,9 +172,9 @@ import EkiTestSupport
         let writable = try StationStore(path: path)
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 8)   // 3 → 4 → 5 → 6 → 7 → 8
         // The rows stored before have no order: the line is there, unordered, until imported again.
-        let d = try #require(try writable.line(id: "jr-east/c/jr甲府線"))
+        let d = try #require(try writable.lines.line(id: "jr-east/c/jr甲府線"))
         #expect(d.stops.map(\.station.name) == ["A", "B"] && d.stops.map(\.order) == [nil, nil])
-        #expect(try StationStore(path: path, readOnly: true).lines().count == 1)
+        #expect(try StationStore(path: path, readOnly: true).lines.all().count == 1)
     }
 
     /// The compiled common names are those of `Datasets/line-common-names.csv`, and the

@@ -82,7 +82,7 @@ import EkiTestSupport
             // scan in result order that gives up at once).
             for caps in [SearchRun.Caps(), SearchRun.Caps(postings: 0, boxScan: 1_000_000, scanAbove: 0, scanBudget: 1_000_000),
                          SearchRun.Caps(postings: Int.max, boxScan: 0, scanAbove: 0, scanBudget: 1)] {
-                let got = try store.search(q, options: o, caps: caps).map(\.station.key)
+                let got = try store.search.stations(matching: q, options: o, caps: caps).map(\.station.key)
                 #expect(got == expected, "query \(i) '\(q)' \(o) \(caps)")
             }
         }
@@ -97,24 +97,24 @@ import EkiTestSupport
         }
         try store.importRecords([record("a", "1", "甲駅前", "ブランド甲線", lat: 35)], dataset: "a")
         // One line: no brand yet, so 甲線 is no line prefix.
-        #expect(try store.search("甲線", options: SearchOptions(by: .line)).isEmpty)
+        #expect(try store.search.stations(matching: "甲線", options: SearchOptions(by: .line)).isEmpty)
         try store.importRecords([record("b", "1", "乙", "ブランド乙線", lat: 36)], dataset: "b")
         // Two lines sharing ブランド: the brand is dropped from both, including the earlier entry.
-        #expect(try store.search("甲線", options: SearchOptions(by: .line)).map(\.station.name) == ["甲駅前"])
-        #expect(try store.search("乙線", options: SearchOptions(by: .line)).map(\.station.name) == ["乙"])
+        #expect(try store.search.stations(matching: "甲線", options: SearchOptions(by: .line)).map(\.station.name) == ["甲駅前"])
+        #expect(try store.search.stations(matching: "乙線", options: SearchOptions(by: .line)).map(\.station.name) == ["乙"])
         // Replacing a dataset replaces its search rows; unused terms go.
         try store.importRecords([record("b", "2", "丙", "ブランド乙線", lat: 36)], dataset: "b")
-        #expect(try store.search("乙", options: SearchOptions(by: .name)).isEmpty)
-        let heiKey = try store.search("丙").first?.station.key
-        #expect(try store.search("丙").map(\.station.name) == ["丙"])
+        #expect(try store.search.stations(matching: "乙", options: SearchOptions(by: .name)).isEmpty)
+        let heiKey = try store.search.stations(matching: "丙").first?.station.key
+        #expect(try store.search.stations(matching: "丙").map(\.station.name) == ["丙"])
         // The replaced entry is kept, retired and closed: found only with closed ones.
-        #expect(try store.search("乙", options: SearchOptions(by: .name, includeClosed: true)).map(\.station.name) == ["乙"])
+        #expect(try store.search.stations(matching: "乙", options: SearchOptions(by: .name, includeClosed: true)).map(\.station.name) == ["乙"])
         // A renamed station keeps its entry (same row, same key); its search row follows.
         try store.importRecords([record("b", "2", "丁", "ブランド乙線", lat: 36)], dataset: "b")
         // The old name is a former name now, searched as a name: it finds the renamed entry.
-        #expect(try store.search("丙").map(\.station.name) == ["丁"])
-        #expect(try store.search("丙").first?.station.formerNames == ["丙"])
-        let renamed = try store.search("丁").map(\.station.key)
+        #expect(try store.search.stations(matching: "丙").map(\.station.name) == ["丁"])
+        #expect(try store.search.stations(matching: "丙").first?.station.formerNames == ["丙"])
+        let renamed = try store.search.stations(matching: "丁").map(\.station.key)
         #expect(heiKey != nil && renamed == [heiKey!])
         try checkConsistency(store)
     }
@@ -133,7 +133,7 @@ import EkiTestSupport
             UPDATE search_posting SET sid = (SELECT sid FROM search_entry e WHERE e.fid = search_posting.fid);
             """)
         try store.importRecords([record("b", "可", "か")], dataset: "b")
-        #expect(try store.search("本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", "可", "運"])
+        #expect(try store.search.stations(matching: "本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", "可", "運"])
         #expect(try store.db.scalarInt("SELECT min(sid) FROM search_entry")! > 2)
         try checkConsistency(store)
     }
@@ -172,15 +172,15 @@ import EkiTestSupport
         try store.importRecords([record("b", "可", "か"), record("b", odd, "い")], dataset: "b")
         // あ い う か: い halfway between あ and う, か one spacing after う; あ and う keep their ids.
         #expect(try sids() == [8, 12, 16, 24])
-        #expect(try store.search("本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", odd, "運", "可"])
+        #expect(try store.search.stations(matching: "本線", options: SearchOptions(by: .line, limit: nil)).map(\.station.name) == ["亜", odd, "運", "可"])
         #expect(try store.db.scalarInt("SELECT count(*) FROM search_entry WHERE instr(name_h, '\"') > 0 AND instr(name_h, '\\') > 0") == 1)
-        #expect(try store.search(odd).map(\.station.name) == [odd])
+        #expect(try store.search.stations(matching: odd).map(\.station.name) == [odd])
         try checkConsistency(store)
         // Replacing dataset b without it retires 伊"\x (closed): its row and postings are written
         // again, the old postings deleted through its forms.
         try store.importRecords([record("b", "可", "か")], dataset: "b")
-        #expect(try store.search(odd).isEmpty)
-        #expect(try store.search(odd, options: SearchOptions(includeClosed: true)).map(\.station.name) == [odd])
+        #expect(try store.search.stations(matching: odd).isEmpty)
+        #expect(try store.search.stations(matching: odd, options: SearchOptions(includeClosed: true)).map(\.station.name) == [odd])
         try checkConsistency(store)
         // Deleted without an import (its terms stay until the next one drops them).
         try store.db.execute("DELETE FROM stations WHERE name = '\(odd)'")
@@ -206,8 +206,8 @@ import EkiTestSupport
         let writable = try StationStore(path: path)
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name IN ('search_posting_fid', 'search_entry_sort')") == 0)
-        #expect(try writable.search("odawara").map(\.station.name) == ["小田原"])
-        #expect(try writable.search("小田原線", options: SearchOptions(by: .line)).map(\.station.name) == ["小田原"])
+        #expect(try writable.search.stations(matching: "odawara").map(\.station.name) == ["小田原"])
+        #expect(try writable.search.stations(matching: "小田原線", options: SearchOptions(by: .line)).map(\.station.name) == ["小田原"])
         try checkConsistency(writable)
     }
 
@@ -225,10 +225,10 @@ import EkiTestSupport
         }
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
-        #expect(try writable.search("odawara").map(\.station.name) == ["小田原"])
+        #expect(try writable.search.stations(matching: "odawara").map(\.station.name) == ["小田原"])
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         try checkConsistency(writable)
-        #expect(try StationStore(path: path, readOnly: true).search("小田原").count == 1)
+        #expect(try StationStore(path: path, readOnly: true).search.stations(matching: "小田原").count == 1)
     }
 
     /// A version 5 file (grams in `search_gram`, `source_records` with a rowid) is upgraded
@@ -262,11 +262,11 @@ import EkiTestSupport
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == Int64(Schema.version))
         #expect(try writable.db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 0)
         #expect(try writable.db.scalarInt("SELECT wr FROM pragma_table_list WHERE name = 'source_records'") == 1)
-        #expect(try writable.sourceRecords() == rows)
+        #expect(try writable.info.sourceRecords() == rows)
         // 1- and 2-character partial queries (松, 松田 inside 新松田; 田 in both names).
-        #expect(try writable.search("松", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
-        #expect(try writable.search("松田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
-        #expect(Set(try writable.search("田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name)) == ["小田原", "新松田"])
+        #expect(try writable.search.stations(matching: "松", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
+        #expect(try writable.search.stations(matching: "松田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name) == ["新松田"])
+        #expect(Set(try writable.search.stations(matching: "田", options: SearchOptions(by: .name, match: .partial, limit: nil)).map(\.station.name)) == ["小田原", "新松田"])
         try checkConsistency(writable)
     }
 
@@ -280,14 +280,14 @@ import EkiTestSupport
     /// reconciled).
     @Test(.needsN02AndStationDatabase) func stationDatabaseIndexIsConsistent() throws {
         let store = RealData.open(RealData.combinedDatabase, writable: true)
-        #expect(try store.count() >= 10_000)
+        #expect(try store.entries.count() >= 10_000)
         try checkConsistency(store)
     }
 
     /// Every entry has one search row, every term a posting, the FTS index matches its content.
     func checkConsistency(_ store: StationStore) throws {
         let db = store.db
-        #expect(try db.scalarInt("SELECT count(*) FROM search_entry") == Int64(try store.count()))
+        #expect(try db.scalarInt("SELECT count(*) FROM search_entry") == Int64(try store.entries.count()))
         #expect(try db.scalarInt("SELECT count(*) FROM search_term t WHERE NOT EXISTS (SELECT 1 FROM search_posting p WHERE p.term_id = t.id)") == 0)
         try db.execute("INSERT INTO search_fts (search_fts) VALUES ('integrity-check')")
         try db.execute("INSERT INTO search_bigram (search_bigram) VALUES ('integrity-check')")

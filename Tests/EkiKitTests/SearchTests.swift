@@ -19,7 +19,7 @@ import EkiTestSupport
     @Test(.needsN02) func odawaraByNameWithOrWithoutEki() throws {
         let store = n02
         for q in ["小田原駅", "小田原", "小田原 駅"] {
-            let hits = try store.search(q)
+            let hits = try store.search.stations(matching: q)
             #expect(hits.count >= 5, "\(q)")
             let first = hits.prefix(5)
             #expect(first.allSatisfy { $0.station.name == "小田原" && $0.isExact && $0.field == .name }, "\(q)")
@@ -30,38 +30,38 @@ import EkiTestSupport
     @Test(.needsStationDatabase) func odawaraByReadingAndRomaji() throws {
         let store = sd
         for q in ["おだわら", "オダワラ", "ｵﾀﾞﾜﾗ", "odawara", "Odawara", "小田原駅", "おだわらえき"] {
-            let hits = try store.search(q)
+            let hits = try store.search.stations(matching: q)
             let first = hits.prefix(5)
             #expect(first.count == 5 && first.allSatisfy { $0.station.name == "小田原" && $0.isExact }, "\(q)")
             #expect(Set(first.compactMap(\.station.operatorName)) == Self.odawaraOperatorsSD, "\(q)")
         }
-        #expect(try store.search("odawara").first?.field == .romaji)
-        #expect(try store.search("ｵﾀﾞﾜﾗ").first?.field == .reading)
+        #expect(try store.search.stations(matching: "odawara").first?.field == .romaji)
+        #expect(try store.search.stations(matching: "ｵﾀﾞﾜﾗ").first?.field == .reading)
     }
 
     @Test(.needsN02) func kasumigasekiAndYotsuyaVariants() throws {
         let store = n02
-        let kasumi = try store.search("霞ケ関")
+        let kasumi = try store.search.stations(matching: "霞ケ関")
         #expect(kasumi.allSatisfy { $0.station.name == "霞ヶ関" })
         let tokyo = kasumi.first { $0.station.operatorName == "東京地下鉄" }
         let saitama = kasumi.first { $0.station.operatorName == "東武鉄道" }
         #expect(tokyo.map { abs($0.station.coordinate.lat - 35.674) < 0.01 } == true)
         #expect(saitama.map { abs($0.station.coordinate.lat - 35.925) < 0.01 } == true)
-        let yotsuya = try store.search("四ッ谷")
+        let yotsuya = try store.search.stations(matching: "四ッ谷")
         #expect(Set(yotsuya.map(\.station.name)) == ["四ツ谷"])
         #expect(Set(yotsuya.compactMap(\.station.operatorName)) == ["東京地下鉄", "東日本旅客鉄道"])
     }
 
     @Test(.needsStationDatabase) func kasumigasekiAndYotsuyaVariantsOnStationDatabase() throws {
         let store = sd
-        let kasumi = try store.search("霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
+        let kasumi = try store.search.stations(matching: "霞ケ関").map { "\($0.station.name) \($0.station.operatorName ?? "")" }
         #expect(Set(kasumi) == ["霞ケ関 東京メトロ", "霞ヶ関 東武鉄道"])
-        #expect(try store.search("四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
+        #expect(try store.search.stations(matching: "四ッ谷").contains { $0.station.name.hasPrefix("四ツ谷") })
     }
 
     @Test(.needsN02) func partialFindsInsidePrefixDoesNot() throws {
         let store = n02
-        let partial = try store.search("田原", options: SearchOptions(match: .partial, limit: nil))
+        let partial = try store.search.stations(matching: "田原", options: SearchOptions(match: .partial, limit: nil))
         let names = Set(partial.map(\.station.name))
         #expect(names.isSuperset(of: ["小田原", "田原本", "田原", "三河田原"]))
         // prefix matches (田原, 田原本) come before matches inside the name (小田原)
@@ -70,7 +70,7 @@ import EkiTestSupport
         #expect(partial[firstInside...].allSatisfy { !$0.isPrefix })
         let odawara = partial.first { $0.station.name == "小田原" }
         #expect(odawara?.isPrefix == false && odawara?.field == .name)
-        let prefix = try store.search("田原", options: SearchOptions(by: .name, limit: nil))
+        let prefix = try store.search.stations(matching: "田原", options: SearchOptions(by: .name, limit: nil))
         #expect(prefix.contains { $0.station.name == "田原本" })
         #expect(!prefix.contains { $0.station.name == "小田原" })
         #expect(prefix.allSatisfy { $0.station.name.hasPrefix("田原") })
@@ -78,31 +78,31 @@ import EkiTestSupport
 
     @Test(.needsN02) func oneAndTwoCharacterPartialQueries() throws {
         let store = n02
-        let two = try store.search("宮町", options: SearchOptions(by: .name, match: .partial, limit: nil))
+        let two = try store.search.stations(matching: "宮町", options: SearchOptions(by: .name, match: .partial, limit: nil))
         #expect(!two.isEmpty && two.allSatisfy { $0.station.name.contains("宮町") })
-        let one = try store.search("鬼", options: SearchOptions(by: .name, match: .partial, limit: nil))
+        let one = try store.search.stations(matching: "鬼", options: SearchOptions(by: .name, match: .partial, limit: nil))
         #expect(Set(one.map(\.station.name)) == Set(N02Entries.shared.all.filter { $0.name.contains("鬼") }.map(\.name)))
         #expect(!one.isEmpty)
     }
 
     @Test(.needsN02) func linesByPrefixAfterRouteNumberOrBrand() throws {
         let store = n02
-        let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
+        let tokaido = try store.search.stations(matching: "東海道", options: SearchOptions(by: .line, limit: nil))
         let lines = Set(tokaido.flatMap(\.station.lines))
         #expect(lines.isSuperset(of: ["東海道線", "東海道新幹線"]))
         #expect(tokaido.allSatisfy { $0.field == .line && $0.station.lines.contains { $0.hasPrefix("東海道") } })
-        let marunouchi = try store.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
+        let marunouchi = try store.search.stations(matching: "丸ノ内", options: SearchOptions(by: .line, limit: nil))
         #expect(!marunouchi.isEmpty && marunouchi.allSatisfy { $0.station.operatorName == "東京地下鉄" })
         #expect(marunouchi.contains { $0.station.name == "東京" })
-        #expect(try store.search("丸の内", options: SearchOptions(by: .line, limit: nil)).count == marunouchi.count)
+        #expect(try store.search.stations(matching: "丸の内", options: SearchOptions(by: .line, limit: nil)).count == marunouchi.count)
     }
 
     @Test(.needsStationDatabase) func linesByPrefixOnStationDatabase() throws {
         let store = sd
-        let tokaido = try store.search("東海道", options: SearchOptions(by: .line, limit: nil))
+        let tokaido = try store.search.stations(matching: "東海道", options: SearchOptions(by: .line, limit: nil))
         #expect(tokaido.contains { $0.station.lines.contains { $0.hasPrefix("JR東海道本線") } })
         #expect(tokaido.contains { $0.station.lines.contains("東海道新幹線") })
-        let maru = try store.search("丸ノ内", options: SearchOptions(by: .line, limit: nil))
+        let maru = try store.search.stations(matching: "丸ノ内", options: SearchOptions(by: .line, limit: nil))
         #expect(maru.contains { $0.station.name == "東京" && $0.station.operatorName == "東京メトロ" })
     }
 
@@ -110,12 +110,12 @@ import EkiTestSupport
         let store = n02
         let odawaraBox = try BoundingBox(parsing: "139.10,35.22,139.20,35.29")
         let tokyoBox = try BoundingBox(parsing: "139.60,35.55,139.90,35.80")
-        #expect(try store.search("小田原", options: SearchOptions(bbox: odawaraBox)).filter { $0.station.name == "小田原" }.count == 5)
-        #expect(try store.search("小田原", options: SearchOptions(by: .name, bbox: tokyoBox)).isEmpty)
+        #expect(try store.search.stations(matching: "小田原", options: SearchOptions(bbox: odawaraBox)).filter { $0.station.name == "小田原" }.count == 5)
+        #expect(try store.search.stations(matching: "小田原", options: SearchOptions(by: .name, bbox: tokyoBox)).isEmpty)
         // by any, 小田原 is also the line 小田原線, which runs from 新宿 in the box
-        #expect(try store.search("小田原", options: SearchOptions(bbox: tokyoBox)).allSatisfy { $0.field == .line })
-        let all = try store.search("新", options: SearchOptions(match: .partial, limit: nil))
-        let inTokyo = try store.search("新", options: SearchOptions(match: .partial, bbox: tokyoBox, limit: nil))
+        #expect(try store.search.stations(matching: "小田原", options: SearchOptions(bbox: tokyoBox)).allSatisfy { $0.field == .line })
+        let all = try store.search.stations(matching: "新", options: SearchOptions(match: .partial, limit: nil))
+        let inTokyo = try store.search.stations(matching: "新", options: SearchOptions(match: .partial, bbox: tokyoBox, limit: nil))
         #expect(inTokyo.count < all.count && !inTokyo.isEmpty)
         #expect(inTokyo.allSatisfy { tokyoBox.contains($0.station.coordinate) })
         #expect(Set(inTokyo.map(\.station.key)) == Set(all.filter { tokyoBox.contains($0.station.coordinate) }.map(\.station.key)))
@@ -124,7 +124,7 @@ import EkiTestSupport
     @Test(.needsN02) func nearOrdersByDistance() throws {
         let store = n02
         let tokyo = Coordinate(lat: 35.6812, lon: 139.7671)
-        let hits = try store.search("新", options: SearchOptions(match: .partial, near: tokyo, limit: 30))
+        let hits = try store.search.stations(matching: "新", options: SearchOptions(match: .partial, near: tokyo, limit: 30))
         #expect(hits.count == 30)
         let prefix = hits.filter(\.isPrefix), inside = hits.filter { !$0.isPrefix }
         #expect(prefix.map { $0.distance! } == prefix.map { $0.distance! }.sorted())
@@ -134,10 +134,10 @@ import EkiTestSupport
 
     @Test(.needsStationDatabase) func tramStopsNamedEkiAreStillFound() throws {
         let store = sd
-        let toyama = try store.search("富山駅")
+        let toyama = try store.search.stations(matching: "富山駅")
         #expect(toyama.contains { $0.station.name == "富山駅" && $0.isExact })
         #expect(toyama.contains { $0.station.name == "富山" && $0.isExact })
-        let matsuyama = try store.search("松山市駅")
+        let matsuyama = try store.search.stations(matching: "松山市駅")
         #expect(matsuyama.contains { $0.station.name == "松山市駅" && $0.isExact })
         #expect(matsuyama.contains { $0.station.name == "松山市" && $0.isExact })
     }
@@ -145,11 +145,11 @@ import EkiTestSupport
     @Test(.needsStationDatabase) func gazetteerLookups() throws {
         let store = sd
         for q in ["小田原駅", "新横浜"] {
-            let top = try store.search(q, options: SearchOptions(limit: 3))
+            let top = try store.search.stations(matching: q, options: SearchOptions(limit: 3))
             #expect(top.count == 3 && top.allSatisfy { $0.isExact && $0.station.name == q.replacingOccurrences(of: "駅", with: "") }, "\(q)")
         }
-        #expect(try store.search("Tōkyō").first?.station.name == "東京")
-        #expect(try store.search("とうきょう").first?.station.name == "東京")
+        #expect(try store.search.stations(matching: "Tōkyō").first?.station.name == "東京")
+        #expect(try store.search.stations(matching: "とうきょう").first?.station.name == "東京")
     }
 
     @Test func queryIsDataNeverSyntax() throws {
@@ -166,18 +166,18 @@ import EkiTestSupport
                                          ("引用\"", "\"引用\""), ("NEAR(星 前)", "")]
         for (q, expected) in cases {
             for match in SearchOptions.Match.allCases {
-                let hits = try store.search(q, options: SearchOptions(by: .name, match: match, limit: nil)).map(\.station.name)
+                let hits = try store.search.stations(matching: q, options: SearchOptions(by: .name, match: match, limit: nil)).map(\.station.name)
                 let want = expected.isEmpty || (match == .prefix && !SearchFold.name(expected).hasPrefix(SearchFold.name(q))) ? [] : [expected]
                 #expect(hits == want, "\(q) \(match)")
             }
         }
-        #expect(try store.count() == names.count)
+        #expect(try store.entries.count() == names.count)
     }
 
     @Test(.needsN02) func emptyAndInvalidQueries() throws {
         let store = n02
-        #expect(try store.search("").isEmpty)
-        #expect(try store.search(" ・ ").isEmpty)
-        #expect(throws: SearchError.self) { try store.search("東京", options: SearchOptions(limit: 0)) }
+        #expect(try store.search.stations(matching: "").isEmpty)
+        #expect(try store.search.stations(matching: " ・ ").isEmpty)
+        #expect(throws: SearchError.self) { try store.search.stations(matching: "東京", options: SearchOptions(limit: 0)) }
     }
 }

@@ -36,7 +36,7 @@ import EkiTestSupport
         let path = dir.appendingPathComponent(name).path
         try? FileManager.default.removeItem(atPath: path)
         let store = try StationStore(path: path)
-        store.spatialIndexBuild = mode
+        store.spatial.build = mode
         try store.importRecords(records, dataset: "csv/synthetic")
         return store
     }
@@ -63,8 +63,8 @@ import EkiTestSupport
         #expect(try rtreeCheck(byRow) == "ok")
         let leaves = "SELECT id, minx, maxx, miny, maxy FROM rtree_stations_geom ORDER BY id"
         #expect(try rows(packed, leaves) == rows(byRow, leaves))
-        #expect(try packed.count() == byRow.count())
-        #expect(try packed.allStations() == byRow.allStations())
+        #expect(try packed.entries.count() == byRow.entries.count())
+        #expect(try packed.entries.all() == byRow.entries.all())
         // More than one level, so internal nodes are exercised.
         #expect(try packed.db.scalarInt("SELECT rtreedepth(data) FROM rtree_stations_geom_node WHERE nodeno = 1") ?? 0 >= 1)
         // The GeoPackage triggers are back: a later row-by-row change keeps the tree right.
@@ -106,7 +106,7 @@ import EkiTestSupport
             #expect(try !rb.step())
             #expect(n > 0)
         }
-        #expect(try a.allStations().contains { $0.key.contains("@") })
+        #expect(try a.entries.all().contains { $0.key.contains("@") })
     }
 
     @Test func rtreeValueRoundingMatchesSQLite() throws {
@@ -129,7 +129,7 @@ import EkiTestSupport
 
     @Test func leanBBoxEqualsStationsInAndBruteForce() throws {
         let store = try build("bbox.gpkg", .packed, Self.records())
-        let all = try store.allStations()
+        let all = try store.entries.all()
         var fidOfKey: [String: Int64] = [:]
         let s = try store.db.prepare("SELECT fid, key FROM stations")
         while try s.step() { fidOfKey[s.text(1)] = s.int64(0) }
@@ -139,8 +139,8 @@ import EkiTestSupport
             let w = [0.001, 0.05, 0.5, 5][i % 4], h = w * 0.8
             let box = BoundingBox(minLon: lon - w / 2, minLat: lat - h / 2, maxLon: lon + w / 2, maxLat: lat + h / 2)
             for closed in [false, true] {
-                let lean = Set(try store.stationHits(in: box, includeClosed: closed).map(\.fid))
-                let sql = Set(try store.stations(in: box, includeClosed: closed).map { fidOfKey[$0.key]! })
+                let lean = Set(try store.spatial.hits(in: box, includeClosed: closed).map(\.fid))
+                let sql = Set(try store.spatial.stations(in: box, includeClosed: closed).map { fidOfKey[$0.key]! })
                 let brute = Set(all.filter { box.contains($0.coordinate) && (closed || $0.isOpen) }.map { fidOfKey[$0.key]! })
                 #expect(lean == sql && lean == brute, "box \(i) \(box) closed \(closed)")
             }
@@ -148,12 +148,12 @@ import EkiTestSupport
         // A box on a point's exact coordinates (edges included).
         let p = all[0].coordinate
         let edge = BoundingBox(minLon: p.lon, minLat: p.lat, maxLon: p.lon, maxLat: p.lat)
-        #expect(try store.stationHits(in: edge, includeClosed: true).map(\.fid).contains(fidOfKey[all[0].key]!))
+        #expect(try store.spatial.hits(in: edge, includeClosed: true).map(\.fid).contains(fidOfKey[all[0].key]!))
     }
 
     @Test func leanNearestEqualsBruteForce() throws {
         let store = try build("knn.gpkg", .packed, Self.records())
-        let all = try store.allStations()
+        let all = try store.entries.all()
         var rng = SplitMix64(state: 5)
         for i in 0..<300 {
             let p = i % 10 == 0 ? all[i].coordinate
@@ -163,27 +163,27 @@ import EkiTestSupport
             let expected = all.filter { closed || $0.isOpen }
                 .map { StationDistance(station: $0, distance: Geodesic.distance(valid: p, $0.coordinate)) }
                 .sorted(by: StationDistance.nearestFirst).prefix(k)
-            let got = try store.nearestHits(to: p, k: k, includeClosed: closed)
-            #expect(try got.map { try store.station(fid: $0.fid).key } == expected.map(\.station.key), "query \(i) \(p) k=\(k)")
+            let got = try store.spatial.nearestHits(to: p, k: k, includeClosed: closed)
+            #expect(try got.map { try store.entries.station(fid: $0.fid).key } == expected.map(\.station.key), "query \(i) \(p) k=\(k)")
             #expect(got.map(\.distance) == expected.map(\.distance))
-            #expect(try store.nearest(to: p, k: k, includeClosed: closed).map(\.station.key) == expected.map(\.station.key))
+            #expect(try store.spatial.nearest(to: p, k: k, includeClosed: closed).map(\.station.key) == expected.map(\.station.key))
         }
         // More than there are: all of them.
-        #expect(try store.nearestHits(to: Coordinate(lat: 35, lon: 139), k: 5_000, includeClosed: true).count == all.count)
+        #expect(try store.spatial.nearestHits(to: Coordinate(lat: 35, lon: 139), k: 5_000, includeClosed: true).count == all.count)
     }
 
     @Test func cacheFollowsChanges() throws {
         let records = Self.records(200)
         let store = try build("change.gpkg", .automatic, records)
         let box = BoundingBox(minLon: 129, minLat: 31, maxLon: 146, maxLat: 45)
-        #expect(try store.stationHits(in: box, includeClosed: true).count == store.count())
+        #expect(try store.spatial.hits(in: box, includeClosed: true).count == store.entries.count())
         try store.importRecords(Array(records.prefix(50)), dataset: "csv/synthetic")
-        let open = try store.count(includeClosed: false)
-        #expect(try store.stationHits(in: box).count == open)
+        let open = try store.entries.count(includeClosed: false)
+        #expect(try store.spatial.hits(in: box).count == open)
         // A change from another connection is seen too.
         let other = try StationStore(path: store.db.path)
         try other.importRecords(Array(records.prefix(10)), dataset: "csv/synthetic")
-        #expect(try store.stationHits(in: box).count == other.count(includeClosed: false))
+        #expect(try store.spatial.hits(in: box).count == other.entries.count(includeClosed: false))
     }
 
     @Test func shellHoldsItsPatch() {

@@ -68,8 +68,8 @@ import EkiTestSupport
         do {
             let store = try StationStore(path: path)
             try store.importRecords(rows, dataset: "n02")
-            #expect(try store.allStations().map { "\($0.name) \($0.kind.rawValue)" } == ["宇奈月 regular", "猫又 staff-only"])
-            #expect(try store.keys(of: .staffOnly) == ["kurobe-gorge/c/猫又"])
+            #expect(try store.entries.all().map { "\($0.name) \($0.kind.rawValue)" } == ["宇奈月 regular", "猫又 staff-only"])
+            #expect(try store.entries.keys(of: .staffOnly) == ["kurobe-gorge/c/猫又"])
             try store.db.execute("""
                 ALTER TABLE stations DROP COLUMN kind;
                 UPDATE eki_meta SET value = '4' WHERE name = 'schema_version';
@@ -78,7 +78,7 @@ import EkiTestSupport
         #expect(throws: StoreError.self) { try StationStore(path: path, readOnly: true) }
         let writable = try StationStore(path: path)
         #expect(try writable.db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") == 8)
-        #expect(try writable.allStations().map { "\($0.name) \($0.kind.rawValue)" } == ["宇奈月 regular", "猫又 staff-only"])
+        #expect(try writable.entries.all().map { "\($0.name) \($0.kind.rawValue)" } == ["宇奈月 regular", "猫又 staff-only"])
         // Former names are searched since version 5: the index was written again.
         #expect(try writable.db.scalarInt("SELECT count(*) FROM search_entry") == 2)
     }

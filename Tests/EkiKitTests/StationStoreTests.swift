@@ -18,7 +18,7 @@ final class N02Entries: Sendable {
     }
 
     init() {
-        all = try! RealData.open(RealData.n02Database).allStations()
+        all = try! RealData.open(RealData.n02Database).entries.all()
         units = all.map { N02Entries.unit($0.coordinate) }
     }
 }
@@ -64,7 +64,7 @@ final class N02Entries: Sendable {
         for i in 0..<1_000 {
             let p = Coordinate(lat: Double.random(in: 31...45, using: &rng), lon: Double.random(in: 129...146, using: &rng))
             let k = [1, 5, 10, 30][i % 4]
-            let got = try store.nearest(to: p, k: k).map(\.station.key)
+            let got = try store.spatial.nearest(to: p, k: k).map(\.station.key)
             let expected = bruteForceNearest(p, k: k)
             #expect(got == expected, "query \(i) at \(p) k=\(k)")
         }
@@ -93,7 +93,7 @@ final class N02Entries: Sendable {
             let lon = Double.random(in: 129...146, using: &rng), lat = Double.random(in: 31...45, using: &rng)
             let w = Double.random(in: 0.01...1.0, using: &rng), h = Double.random(in: 0.01...0.8, using: &rng)
             let box = BoundingBox(minLon: lon, minLat: lat, maxLon: lon + w, maxLat: lat + h)
-            let got = try store.stations(in: box).map(\.key)
+            let got = try store.spatial.stations(in: box).map(\.key)
             let expected = fixture.all.filter { box.contains($0.coordinate) }.map(\.key).sorted()
             #expect(got == expected, "box \(i) \(box)")
         }
@@ -101,10 +101,10 @@ final class N02Entries: Sendable {
 
     @Test func bboxAroundTokyoAndPinCap() throws {
         let box = try BoundingBox(parsing: "139.74,35.67,139.78,35.69")
-        let found = try store.stations(in: box)
+        let found = try store.spatial.stations(in: box)
         #expect(found.count == 30)
         #expect(found.filter { $0.name == "東京" }.count == 4)
-        let capped = try store.stations(in: box, limit: 5)
+        let capped = try store.spatial.stations(in: box, limit: 5)
         #expect(capped.count == 5)
         let c = box.center
         let nearest5 = found.map { StationDistance(station: $0, distance: Geodesic.distance(valid: c, $0.coordinate)) }
@@ -113,7 +113,7 @@ final class N02Entries: Sendable {
     }
 
     @Test func odawaraNearestFive() throws {
-        let five = try store.nearest(to: Coordinate(lat: 35.2564, lon: 139.1553), k: 5)
+        let five = try store.spatial.nearest(to: Coordinate(lat: 35.2564, lon: 139.1553), k: 5)
         #expect(five.allSatisfy { $0.station.name == "小田原" })
         #expect(Set(five.compactMap(\.station.operatorName)) == ["小田急電鉄", "箱根登山鉄道", "東海旅客鉄道", "東日本旅客鉄道", "伊豆箱根鉄道"])
         #expect(five.map(\.distance) == five.map(\.distance).sorted())

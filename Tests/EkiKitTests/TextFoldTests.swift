@@ -85,31 +85,31 @@ import Testing
 
     @Test func choumeNumeralsFindTheStation() throws {
         for q in ["本町一丁目", "本町１丁目", "本町1丁目"] {
-            let exact = try store.search(q).filter(\.isExact).map(\.station)
+            let exact = try store.search.stations(matching: q).filter(\.isExact).map(\.station)
             #expect(exact.map(\.name) == ["本町一丁目"], "\(q)")
             #expect(exact.first?.operatorName == "伊予鉄道", "\(q)")
         }
-        let kaya = try store.search("萱町６丁目").filter(\.isExact).map(\.station)
+        let kaya = try store.search.stations(matching: "萱町６丁目").filter(\.isExact).map(\.station)
         #expect(kaya.map(\.name) == ["萱町六丁目"])
-        let roppongi = try store.search("六本木1丁目").filter(\.isExact).map(\.station)
+        let roppongi = try store.search.stations(matching: "六本木1丁目").filter(\.isExact).map(\.station)
         #expect(roppongi.map(\.key) == ["tokyo-metro/c/六本木1丁目"])
         #expect(roppongi.map(\.name) == ["六本木一丁目"])
         // `visit add 六本木1丁目` looks the station up the same way: exactly one candidate.
-        #expect(try store.visitCandidates(StationQuery(text: "六本木1丁目")).map(\.key) == ["tokyo-metro/c/六本木1丁目"])
-        #expect(try store.visitCandidates(StationQuery(text: "本町1丁目")).map(\.name) == ["本町一丁目"])
+        #expect(try StationQuery(text: "六本木1丁目").candidates(in: store).map(\.key) == ["tokyo-metro/c/六本木1丁目"])
+        #expect(try StationQuery(text: "本町1丁目").candidates(in: store).map(\.name) == ["本町一丁目"])
     }
 
     @Test func variantKanjiFindEachOther() throws {
         for q in ["麴町", "麹町"] {
-            let exact = try store.search(q).filter(\.isExact).map(\.station)
+            let exact = try store.search.stations(matching: q).filter(\.isExact).map(\.station)
             #expect(exact.map(\.key) == ["tokyo-metro/c/麹町"], "\(q)")
         }
-        #expect(try store.search("湯桧曽").filter(\.isExact).map(\.station.name).allSatisfy { $0 == "湯檜曽" || $0 == "湯桧曽" })
-        #expect(try store.search("湯檜曽").filter(\.isExact).count == 1)
+        #expect(try store.search.stations(matching: "湯桧曽").filter(\.isExact).map(\.station.name).allSatisfy { $0 == "湯檜曽" || $0 == "湯桧曽" })
+        #expect(try store.search.stations(matching: "湯檜曽").filter(\.isExact).count == 1)
     }
 
     @Test func realDatabaseRecordsTheFoldVersion() throws {
-        #expect(try store.searchFoldVersion() == TextFold.foldVersion)
+        #expect(try store.search.foldVersion() == TextFold.foldVersion)
     }
 }
 
@@ -124,9 +124,9 @@ import Testing
                                  coordinate: Coordinate(lat: 35.665075, lon: 139.738900))]
         do {
             let store = try StationStore(path: path)
-            #expect(try store.searchFoldVersion() == TextFold.foldVersion)
+            #expect(try store.search.foldVersion() == TextFold.foldVersion)
             try store.importRecords(rows, dataset: "t")
-            #expect(try store.search("六本木1丁目").map(\.station.name) == ["六本木一丁目"])
+            #expect(try store.search.stations(matching: "六本木1丁目").map(\.station.name) == ["六本木一丁目"])
         }
         // Make the index look like one of fold version 1: no version recorded, forms of the
         // old fold (六本木一丁目 as it was stored then, without the numeral step).
@@ -137,11 +137,11 @@ import Testing
             try db.execute("UPDATE search_entry SET name_h = replace(name_h, '1丁目', '一丁目')")
         }
         let readOnly = try StationStore(path: path, readOnly: true)
-        #expect(try readOnly.searchFoldVersion() == nil)
-        #expect(try readOnly.search("六本木1丁目").isEmpty)
+        #expect(try readOnly.search.foldVersion() == nil)
+        #expect(try readOnly.search.stations(matching: "六本木1丁目").isEmpty)
         let writable = try StationStore(path: path)
-        #expect(try writable.searchFoldVersion() == TextFold.foldVersion)
-        #expect(try writable.search("六本木1丁目").map(\.station.name) == ["六本木一丁目"])
-        #expect(try writable.search("六本木一丁目").map(\.station.name) == ["六本木一丁目"])
+        #expect(try writable.search.foldVersion() == TextFold.foldVersion)
+        #expect(try writable.search.stations(matching: "六本木1丁目").map(\.station.name) == ["六本木一丁目"])
+        #expect(try writable.search.stations(matching: "六本木一丁目").map(\.station.name) == ["六本木一丁目"])
     }
 }

@@ -18,7 +18,7 @@ import EkiTestSupport
 
     @Test func filteredQueriesEqualBruteForce() throws {
         let (store, log) = try sample()
-        let all = try store.allStations()
+        let all = try store.entries.all()
         #expect(all.count == 39)
         var rng = SplitMix64(state: 11)
         for (i, s) in all.enumerated() where i % 3 == 0 {
@@ -41,11 +41,11 @@ import EkiTestSupport
                     expected = Array(try expected.map { StationDistance(station: $0, distance: try Geodesic.distance(box.center, $0.coordinate)) }
                         .sorted(by: StationDistance.nearestFirst).prefix(limit).map(\.station))
                 }
-                let got = try store.stations(in: box, limit: limit, visits: visits, filter: filter)
+                let got = try store.spatial.stations(ViewportQuery(bbox: box, filter: visits.viewportFilter(filter), limit: limit)).stations
                 #expect(got.map(\.key) == expected.map(\.key), "\(filter) \(box) limit \(limit ?? 0)")
                 let nearest = try all.filter(keep).map { StationDistance(station: $0, distance: try Geodesic.distance(p, $0.coordinate)) }
                     .sorted(by: StationDistance.nearestFirst).prefix(k).map(\.station.key)
-                #expect(try store.nearest(to: p, k: k, visits: visits, filter: filter).map(\.station.key) == Array(nearest))
+                #expect(try store.spatial.nearest(to: p, k: k, filter: visits.viewportFilter(filter)).map(\.station.key) == Array(nearest))
             }
         }
     }
@@ -74,14 +74,14 @@ import EkiTestSupport
 
     @Test func visitCandidates() throws {
         let (store, _) = try sample()
-        #expect(try store.visitCandidates(StationQuery(text: "小田原")).count == 5)
-        #expect(try store.visitCandidates(StationQuery(text: " 小田原 ", operatorName: "東海旅客鉄道")).map(\.key) == ["jr-central/s/小田原"])
-        #expect(try store.visitCandidates(StationQuery(text: "東京", serviceClass: .shinkansen)).map(\.key)
+        #expect(try StationQuery(text: "小田原").candidates(in: store).count == 5)
+        #expect(try StationQuery(text: " 小田原 ", operatorName: "東海旅客鉄道").candidates(in: store).map(\.key) == ["jr-central/s/小田原"])
+        #expect(try StationQuery(text: "東京", serviceClass: .shinkansen).candidates(in: store).map(\.key)
                 == ["jr-central/s/東京", "jr-east/s/東京"])
-        #expect(try store.visitCandidates(StationQuery(text: "小田原", near: Coordinate(lat: 35.68, lon: 139.76))).isEmpty)
-        #expect(try store.visitCandidates(StationQuery(text: "hakone-tozan/c/風祭")).map(\.name) == ["風祭"])
-        #expect(try store.visitCandidates(StationQuery(text: "hakone-tozan/c/風祭", serviceClass: .shinkansen)).isEmpty)
+        #expect(try StationQuery(text: "小田原", near: Coordinate(lat: 35.68, lon: 139.76)).candidates(in: store).isEmpty)
+        #expect(try StationQuery(text: "hakone-tozan/c/風祭").candidates(in: store).map(\.name) == ["風祭"])
+        #expect(try StationQuery(text: "hakone-tozan/c/風祭", serviceClass: .shinkansen).candidates(in: store).isEmpty)
         // Names and operators compare folded (spaces, full-width forms).
-        #expect(try store.visitCandidates(StationQuery(text: "銀　座", operatorName: "東京地下鉄 ")).map(\.key) == ["tokyo-metro/c/銀座"])
+        #expect(try StationQuery(text: "銀　座", operatorName: "東京地下鉄 ").candidates(in: store).map(\.key) == ["tokyo-metro/c/銀座"])
     }
 }

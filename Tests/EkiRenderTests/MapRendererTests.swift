@@ -140,7 +140,7 @@ import Testing
         let store = try StationStore(path: Sample.database, readOnly: true)
         // 箱根登山鉄道 in order: 小田原 → 箱根板橋 → 風祭 → 入生田 → 箱根湯本.
         let keys = ["小田原", "箱根板橋", "風祭", "入生田", "箱根湯本"].map { "hakone-tozan/c/\($0)" }
-        let line = try keys.map { try #require(try store.station(key: $0)).coordinate }
+        let line = try keys.map { try #require(try store.entries.station(key: $0)).coordinate }
         let box = try #require(MapViewport.framing(line))
         #expect(line.allSatisfy { box.contains($0) })
         var request = MapRequest(bbox: box, width: 800, height: 600, labels: .none)

@@ -20,7 +20,7 @@ enum Sample {
     /// The open entries the 1200×800 picture of `odawara` shows.
     static func stations(_ box: BoundingBox = odawara, width: Int = 1200, height: Int = 800) throws -> [Station] {
         let store = try StationStore(path: database, readOnly: true)
-        return try store.stations(in: MapViewport(fitting: box, width: width, height: height).visibleBox)
+        return try store.spatial.stations(in: MapViewport(fitting: box, width: width, height: height).visibleBox)
     }
 
     /// Renders and reads the PNG back with cairo.

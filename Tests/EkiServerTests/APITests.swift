@@ -52,10 +52,10 @@ import Testing
                 for (dx, dy) in [(0.0, 0.0), (d / 3, -d / 4), (-d / 2, d / 5)] {
                     let box = BoundingBox(minLon: lon + dx - d, minLat: lat + dy - d * 0.8, maxLon: lon + dx + d, maxLat: lat + dy + d * 0.8)
                     for limit in [1, 2, 5, 9] {
-                        let want = try store.stations(in: box, limit: limit).map(\.key)
+                        let want = try store.spatial.stations(in: box, limit: limit).map(\.key)
                         let r = try s.get("/api/bbox?bbox=\(box.minLon),\(box.minLat),\(box.maxLon),\(box.maxLat)&limit=\(limit)")
                         #expect(r.keys == want, "\(box) limit \(limit)")
-                        #expect(r.object["total"] as? Int == (try store.stations(in: box).count))
+                        #expect(r.object["total"] as? Int == (try store.spatial.stations(in: box).count))
                         compared += 1
                     }
                 }

@@ -18,7 +18,7 @@ import Testing
         #expect((image.width, image.height) == (1200, 800))
         // 風祭's pin (a lone entry) is red, then green once visited through the API.
         let store = try StationStore(path: s.db, readOnly: true)
-        let kazamatsuri = try #require(try store.station(key: "hakone-tozan/c/風祭"))
+        let kazamatsuri = try #require(try store.entries.station(key: "hakone-tozan/c/風祭"))
         let p = MapViewport(fitting: try BoundingBox(parsing: odawaraBox), width: 600, height: 400).point(kazamatsuri.coordinate)
         #expect(image.pixel(Int(p.x * 2), Int(p.y * 2), matches: MapRenderer.unvisited))
         let added = try s.write("POST", "/api/visits", json: #"{"key":"hakone-tozan/c/風祭","date":"2019-08-14"}"#)

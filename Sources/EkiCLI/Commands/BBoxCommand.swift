@@ -60,31 +60,11 @@ struct BBoxCommand: Command {
         let visits = try visitOptions.load(store: store)
         let box = try bbox ?? BoundingBox(around: place!.centre(store: store, console: console).coordinate,
                                           width: span!, height: span!)
-        if let prefecture = args["prefecture"] {
-            // Every entry of the box in the prefecture, then the pin cap: nearest the centre first.
-            var found = try store.stations(in: box, limit: nil, includeClosed: args.has("include-closed"),
-                                           visits: visits ?? VisitedStations(), filter: visitOptions.filter)
-                .filter { $0.prefecture == prefecture }
-            if let limit {
-                let all = found.count
-                let centre = box.center
-                let d = try Dictionary(found.map { ($0.key, try Geodesic.distance(centre, $0.coordinate)) }, uniquingKeysWith: { a, _ in a })
-                found = Array(found.sorted { (d[$0.key]!, $0.key) < (d[$1.key]!, $1.key) }.prefix(limit))
-                if all > limit { LimitNotice.report(shown: found.count, of: all, console: console) }
-            }
-            console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,
-                                             width: TableWidth.columns(wide: args.has("wide"), console: console)))
-            return 0
-        }
-        let found = try store.stations(in: box, limit: limit, includeClosed: args.has("include-closed"),
-                                       visits: visits ?? VisitedStations(), filter: visitOptions.filter)
-        if let limit, found.count == limit {
-            let all = visits == nil || visitOptions.filter == .all
-                ? try store.stationHits(in: box, includeClosed: args.has("include-closed")).count
-                : try store.stations(in: box, limit: nil, includeClosed: args.has("include-closed"),
-                                     visits: visits ?? VisitedStations(), filter: visitOptions.filter).count
-            LimitNotice.report(shown: found.count, of: all, console: console)
-        }
+        // The library's viewport: filter and prefecture before the pin cap, nearest the centre first.
+        let (found, total) = try store.spatial.stations(ViewportQuery(
+            bbox: box, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter), limit: limit,
+            includeClosed: args.has("include-closed"), prefecture: args["prefecture"]))
+        LimitNotice.report(shown: found.count, of: total, console: console)
         console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,
                                          width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0

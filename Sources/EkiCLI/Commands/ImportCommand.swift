@@ -181,7 +181,7 @@ struct ImportCommand: Command {
         let m = result.merge
         console.out("entries: \(m.added) added, \(m.updated) updated, \(m.unchanged) unchanged, \(m.retired) retired, \(m.merged) merged\n")
         let elapsed = Date().timeIntervalSince(started)
-        console.out("database \(store.path): \(try store.count()) entries (\(try store.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
+        console.out("database \(store.path): \(try store.entries.count()) entries (\(try store.entries.count(includeClosed: false)) open), \(String(format: "%.2f", elapsed)) s\n")
         return 0
     }
 

@@ -40,17 +40,17 @@ struct InfoCommand: Command {
         let path = DatabaseOption.path(args, console)
         let store = try StationStore(path: path, readOnly: true)
         if let dataset = args["unmatched"] {
-            let known = try store.info().datasets.map(\.name)
+            let known = try store.info.summary().datasets.map(\.name)
             guard known.contains(dataset) else {
                 throw UsageError("--unmatched: no dataset '\(dataset)' in \(path) (datasets: \(known.joined(separator: ", ")))")
             }
-            let list = try store.unmatchedEntries(dataset: dataset, includeClosed: args.has("include-closed"))
+            let list = try store.entries.unmatched(dataset: dataset, includeClosed: args.has("include-closed"))
             console.out(StationOutput.render(list.map { StationRow(station: $0) }, format: format,
                                              width: TableWidth.columns(wide: args.has("wide"), console: console)))
             return 0
         }
         if let dataset = args["unmatched-lines"] {
-            let known = try store.info().datasets.map(\.name)
+            let known = try store.info.summary().datasets.map(\.name)
             guard known.contains(dataset) else {
                 throw UsageError("--unmatched-lines: no dataset '\(dataset)' in \(path) (datasets: \(known.joined(separator: ", ")))")
             }
@@ -58,15 +58,15 @@ struct InfoCommand: Command {
             console.out(InfoLines.render(lines, json: format == .json))
             return 0
         }
-        let report = try store.conflicts()
+        let report = try store.info.conflicts()
         if args.has("conflicts") {
             console.out(Self.conflictList(report, json: format == .json))
             return 0
         }
-        let info = try store.info()
+        let info = try store.info.summary()
         let lines = try InfoLines(store: store, datasets: info.datasets.map(\.name))
         let kinds = SourceReconciler.Kind.allCases.filter { report.counts[$0] != nil && $0 != .unresolvedOperator }
-        let editions = try store.editions()
+        let editions = try store.info.editions()
         if format == .json {
             let j = JSON.object([
                 ("database", .string(path)), ("entries", .int(info.entries)), ("open", .int(info.openEntries)),

@@ -6,14 +6,14 @@ struct InfoLines {
     struct Dataset { var name: String; var lines: Int; var unmatched: Int }
     /// Open lines of the line table.
     var open: [Line]
-    /// Per dataset with lines, in the order `StationStore.info()` lists datasets.
+    /// Per dataset with lines, in the order `StationStore.info.summary()` lists datasets.
     var datasets: [Dataset]
 
     /// nil when the database has no line table.
     /// - Throws: `SQLiteError`.
     init?(store: StationStore, datasets names: [String]) throws {
-        guard store.hasLineTable else { return nil }
-        let open = try store.lines()
+        guard store.lines.exists else { return nil }
+        let open = try store.lines.all()
         self.open = open
         datasets = names.compactMap { name in
             let mine = open.filter { l in l.sources.contains { Self.dataset(of: $0) == name } }

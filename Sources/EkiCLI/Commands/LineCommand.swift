@@ -39,7 +39,7 @@ struct LineCommand: Command {
 
     func run() throws -> Int32 {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let found = try store.lines(named: name)
+        let found = try store.lines.named(name)
         guard let first = found.first else {
             throw UsageError("no line is called '\(name)' (`eki lines` lists them)")
         }
@@ -57,7 +57,7 @@ struct LineCommand: Command {
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
         // Staff-only stops stay listed but leave the totals unless asked for.
-        let staffOnly = args.has("include-staff-only") ? [] : try store.keys(of: .staffOnly)
+        let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
         let line = first.line.without(staffOnly)
         let branched = Set(stops.map(\.branch)).count > 1
         let open = stops.filter { $0.station.isOpen && !staffOnly.contains($0.station.key) }

@@ -56,9 +56,9 @@ struct LinesCommand: Command {
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
         // Staff-only stops leave the totals unless asked for.
-        let staffOnly = args.has("include-staff-only") ? [] : try store.keys(of: .staffOnly)
+        let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
         // By operator type, then as the store orders them (operator, class, name).
-        let lines = try store.lines(operator: args["operator"], prefecture: args["prefecture"], serviceClass: serviceClass,
+        let lines = try store.lines.all(operator: args["operator"], prefecture: args["prefecture"], serviceClass: serviceClass,
                                     includeClosed: args.has("include-closed"))
             .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
             .map(\.element)

@@ -56,20 +56,9 @@ struct NearestCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let visits = try visitOptions.load(store: store)
         let centre = try point ?? place!.centre(store: store, console: console).coordinate
-        var found = try store.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
-                                      visits: visits ?? VisitedStations(), filter: visitOptions.filter)
-        if let prefecture = args["prefecture"] {
-            // Widen the search until k entries of the prefecture are found or there are no more.
-            var wide = k
-            var kept = found.filter { $0.station.prefecture == prefecture }
-            while kept.count < k, found.count == wide {
-                wide *= 4
-                found = try store.nearest(to: centre, k: wide, includeClosed: args.has("include-closed"),
-                                          visits: visits ?? VisitedStations(), filter: visitOptions.filter)
-                kept = found.filter { $0.station.prefecture == prefecture }
-            }
-            found = Array(kept.prefix(k))
-        }
+        let found = try store.spatial.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
+                                              filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter),
+                                              prefecture: args["prefecture"])
         console.out(StationOutput.render(VisitOptions.rows(found.map(\.station), distances: found.map(\.distance), visits: visits),
                                          format: format, width: TableWidth.columns(wide: args.has("wide"), console: console)))
         return 0

@@ -102,7 +102,7 @@ struct RenderCommand: Command {
     /// (秋田新幹線) one after another, as `eki line` lists them.
     /// - Throws: `UsageError` when no line or several lines have that name.
     static func lineStops(_ name: String, store: StationStore) throws -> (stops: [LineStop], isLoop: Bool) {
-        let found = try store.lines(named: name)
+        let found = try store.lines.named(name)
         guard let first = found.first else { throw UsageError("no line is called '\(name)' (`eki lines` lists them)") }
         if found.count > 1, found.contains(where: { $0.section == nil }) {
             throw UsageError("'\(name)' names \(found.count) lines: \(found.map(\.line.id).joined(separator: ", ")); give one id")
@@ -145,9 +145,9 @@ struct RenderCommand: Command {
             }
             box = framed
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
-            stations = try store.stations(in: view, limit: nil, visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter))).stations
         } else if all {
-            let everything = try store.allStations(includeClosed: false)
+            let everything = try store.entries.all(includeClosed: false)
             guard let framed = MapViewport.framing(everything.map(\.coordinate), margin: 0.02) else {
                 throw RenderError.invalidRequest("the database has no open entries to draw")
             }
@@ -158,7 +158,7 @@ struct RenderCommand: Command {
                                           width: span, height: span)
             // The picture shows more than the box on one axis: query what it shows.
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
-            stations = try store.stations(in: view, limit: nil, visits: visits ?? VisitedStations(), filter: visitOptions.filter)
+            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter))).stations
         }
         var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels,
                                  polylines: polylines)

@@ -104,9 +104,9 @@ struct SearchCommand: Command {
         // that line's entries in order along it; other queries match line names as text.
         // --prefecture filters before the limit.
         let prefecture = args["prefecture"]
-        let lineHits = options.by == .line ? try store.searchLines(query, options: options) : nil
+        let lineHits = options.by == .line ? try store.lines.stationHits(named: query, options: options) : nil
         if lineHits != nil || prefecture != nil { searchOptions.limit = nil }
-        var hits = try lineHits ?? store.search(query, options: searchOptions)
+        var hits = try lineHits ?? store.search.stations(matching: query, options: searchOptions)
         if let prefecture { hits = hits.filter { $0.station.prefecture == prefecture } }
         var total = hits.count
         if lineHits != nil || prefecture != nil, visits == nil || visitOptions.filter == .all {
@@ -120,7 +120,7 @@ struct SearchCommand: Command {
         } else if lineHits == nil, prefecture == nil, let limit = options.limit, hits.count == limit {
             var all = options
             all.limit = nil
-            total = try store.search(query, options: all).count
+            total = try store.search.stations(matching: query, options: all).count
         }
         if total > hits.count { LimitNotice.report(shown: hits.count, of: total, console: console) }
         let visitRows = VisitOptions.rows(hits.map(\.station), visits: visits)

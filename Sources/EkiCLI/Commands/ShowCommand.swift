@@ -37,7 +37,7 @@ struct ShowCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visited = try VisitedStations(log: log, store: store)
-        let candidates = try store.visitCandidates(StationQuery(text: text))
+        let candidates = try StationQuery(text: text).candidates(in: store)
         guard candidates.count == 1, let station = candidates.first else {
             if candidates.isEmpty {
                 console.err("eki show: no entry matches '\(text)'\n")

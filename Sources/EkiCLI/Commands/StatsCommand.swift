@@ -45,7 +45,7 @@ struct StatsCommand: Command {
         let visited = try VisitedStations(log: log, store: store)
         // By line: the unified lines of the line table when the database has one.
         let staff = args.has("include-staff-only")
-        let stats = grouping == .line && store.hasLineTable ? try visited.lineStatistics(store: store, includeStaffOnly: staff)
+        let stats = grouping == .line && store.lines.exists ? try visited.lineStatistics(store: store, includeStaffOnly: staff)
             : try visited.statistics(store: store, by: grouping, includeStaffOnly: staff)
         let name = grouping?.rawValue ?? "group"
         switch format {

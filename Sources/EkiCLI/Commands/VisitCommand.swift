@@ -123,7 +123,7 @@ struct VisitCommand: Command {
         }
         let query = try stationQuery()
         let store = try StationStore(path: dbPath, readOnly: true)
-        let candidates = try store.visitCandidates(query)
+        let candidates = try query.candidates(in: store)
         guard candidates.count == 1, let station = candidates.first else {
             if candidates.isEmpty {
                 console.err("eki visit add: no entry matches '\(query.text)'\(narrowed ? " with the options given" : "")\n")

@@ -48,10 +48,10 @@ public final class StoreGazetteer: StationGazetteer {
         guard !TextFold.nameKey(query).isEmpty else { return [] }
         // Exact and prefix hits on names (also readings and romaji: おだわら, odawara), exact
         // first; an official name with 駅 (富山駅) before the names without it.
-        var hits = try store.search(query, options: SearchOptions(by: .name, match: .prefix, limit: nil,
+        var hits = try store.search.stations(matching: query, options: SearchOptions(by: .name, match: .prefix, limit: nil,
                                                                   includeClosed: includeClosed))
         var seen = Set(hits.map(\.station.key))
-        for h in try store.search(query, options: SearchOptions(by: .reading, match: .prefix, limit: nil,
+        for h in try store.search.stations(matching: query, options: SearchOptions(by: .reading, match: .prefix, limit: nil,
                                                                 includeClosed: includeClosed))
         where seen.insert(h.station.key).inserted {
             hits.append(h)

@@ -16,9 +16,10 @@ struct EntryWriter {
     }
 
     let db: Database
+    /// The R-tree, and how it is maintained (`SpatialIndex.build`: packed afresh or row by row
+    /// through its triggers).
     let spatialIndex: SpatialIndex
-    /// How the R-tree is maintained (packed afresh or row by row through its triggers).
-    let spatialIndexBuild: SpatialIndexBuild
+    var spatialIndexBuild: SpatialIndexBuild { spatialIndex.build }
 
     /// Applies `plan` the `.incremental` way (an empty store goes through `applyFresh`);
     /// `today` (YYYY-MM-DD) is the date retired entries get.
@@ -29,8 +30,8 @@ struct EntryWriter {
         // Many changed points: drop the R-tree triggers and pack the tree afresh at the end.
         let bulk = spatialIndexBuild.packs(changedRows: plan.changedRows, totalRows: plan.totalRows)
         if bulk { try spatialIndex.dropTriggers() }
-        let insert = try db.prepare(Self.insertStationSQL)
-        let update = try db.prepare(Self.updateStationSQL)
+        let insert = try db.prepare(StationColumns.insertSQL)
+        let update = try db.prepare(StationColumns.updateSQL)
         let renameAlias = try db.prepare("INSERT OR REPLACE INTO station_aliases (old_key, new_key, reason) VALUES (?,?,'qualified by place')")
         var fidOfEntry = [Int64](repeating: 0, count: plan.entries.count)
         for (i, e) in plan.entries.enumerated() {
@@ -39,8 +40,8 @@ struct EntryWriter {
                 let old = plan.stored[ei]
                 if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
-                    Self.bind(plan.station(i), base: base, to: update)
-                    update.bind(old.fid, at: 19)
+                    try StationColumns.bind(plan.station(i), baseKey: base, to: update)
+                    StationColumns.bindFid(old.fid, to: update)
                     try update.runBound()
                     summary.updated += 1
                 } else {
@@ -48,7 +49,7 @@ struct EntryWriter {
                 }
                 fidOfEntry[i] = old.fid
             } else {
-                Self.bind(plan.station(i), base: base, to: insert)
+                try StationColumns.bind(plan.station(i), baseKey: base, to: insert)
                 try insert.runBound()
                 fidOfEntry[i] = db.lastInsertRowID
                 summary.added += 1
@@ -103,11 +104,11 @@ struct EntryWriter {
         var statements: (station: Statement, source: Statement)?
         func write(_ plan: EntryPlan) throws {
             precondition(plan.stored.isEmpty, "fresh writes need an empty store")
-            if statements == nil { statements = (try db.prepare(Self.insertStationSQL), try db.prepare(Self.insertSourceSQL)) }
+            if statements == nil { statements = (try db.prepare(StationColumns.insertSQL), try db.prepare(Self.insertSourceSQL)) }
             let (insert, source) = statements!
             for i in plan.entries.indices {
                 let station = plan.station(i)
-                Self.bind(station, base: plan.clusters[i].baseKey, to: insert)
+                try StationColumns.bind(station, baseKey: plan.clusters[i].baseKey, to: insert)
                 try insert.runBound()
                 try Self.writeSources(station.sources, fid: db.lastInsertRowID, with: source)
                 summary.added += 1
@@ -156,30 +157,6 @@ struct EntryWriter {
               last_change = strftime('%Y-%m-%dT%H:%M:%fZ','now')
             WHERE table_name = 'stations'
             """)
-    }
-
-    static let insertStationSQL = """
-        INSERT INTO stations (geom, key, base_key, name, reading, latin_name, operator, operator_ref, class,
-                              lines, prefecture, open, lon, lat, former_names, retired, operator_id, kind)
-        VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-        """
-    static let updateStationSQL = """
-        UPDATE stations SET geom = ?, key = ?, base_key = ?, name = ?, reading = ?, latin_name = ?, operator = ?,
-          operator_ref = ?, class = ?, lines = ?, prefecture = ?, open = ?, lon = ?, lat = ?,
-          former_names = ?, retired = ?, operator_id = ?, kind = ? WHERE fid = ?
-        """
-
-    /// Binds parameters 1…18 of `insertStationSQL` / `updateStationSQL`: `base_key` NULL when
-    /// it is the key, `kind` NULL for a regular stop (see `Schema.stationsTable`).
-    static func bind(_ s: Station, base: String, to st: Statement) {
-        GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: 1) }
-        st.bind(s.key, at: 2); st.bind(base == s.key ? nil : base, at: 3); st.bind(s.name, at: 4); st.bind(s.reading, at: 5)
-        st.bind(s.latinName, at: 6); st.bind(s.operatorName, at: 7); st.bind(s.operatorRef, at: 8)
-        st.bind(s.serviceClass.rawValue, at: 9); st.bind(JSONText.encodeStrings(s.lines), at: 10)
-        st.bind(s.prefecture, at: 11); st.bind(Int64(s.isOpen ? 1 : 0), at: 12)
-        st.bind(s.coordinate.lon, at: 13); st.bind(s.coordinate.lat, at: 14)
-        st.bind(JSONText.encodeStrings(s.formerNames), at: 15); st.bind(s.retired, at: 16)
-        st.bind(s.operatorID, at: 17); st.bind(s.kind == .regular ? nil : s.kind.rawValue, at: 18)
     }
 }
 

@@ -1,9 +1,9 @@
 import EkiSQLite
 
 /// Lean viewport and nearest-first queries for a map that asks on every pan and zoom: compact
-/// results (row id and point; load the entry with `station(fid:)` when it is tapped), answered
+/// results (row id and point; load the entry with `entries.station(fid:)` when it is tapped), answered
 /// from the R-tree's nodes kept in memory (`RTreeNodeCache`) with no SQL once the nodes a query
-/// needs have been read. Same answers as `stations(in:)` and `nearest(to:k:)`.
+/// needs have been read. Same answers as `stations(in:)` and `nearest(to:k:)`, which load them whole.
 ///
 /// Each query first checks that the file has not changed since the nodes were read (one
 /// `PRAGMA data_version`, a lock and unlock of the file: a few µs). A burst of queries inside
@@ -11,7 +11,7 @@ import EkiSQLite
 
 /// An entry found by a lean query: its row id in `stations` and its exact point.
 public struct StationHit: Hashable, Sendable {
-    /// `stations.fid`; `StationStore.station(fid:)` loads the whole entry.
+    /// `stations.fid`; `store.entries.station(fid:)` loads the whole entry.
     public var fid: Int64
     /// Degrees WGS84.
     public var coordinate: Coordinate
@@ -25,42 +25,12 @@ public struct StationHit: Hashable, Sendable {
     }
 }
 
-extension StationStore {
-    /// The R-tree node cache for the file as it is now (a new one when the file changed).
-    func currentNodeCache() throws -> RTreeNodeCache {
-        if let c = nodeCache, c.dataVersion == (try db.dataVersion()) { return c }
-        let c = try RTreeNodeCache(db: db, table: SpatialIndex.table)
-        nodeCache = c
-        return c
-    }
-
-    /// Runs `body` (a burst of queries, say one map redraw) in a read transaction: the queries
-    /// see one version of the file and the lean ones skip their per-query change check. Other
-    /// connections cannot commit while it runs: keep it short.
-    /// - Throws: `SQLiteError`, or what `body` throws.
-    public func readSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try db.readTransaction(body)
-    }
-
-    /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
-    /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
-    /// their own.
-    /// - Throws: `SQLiteError`.
-    public func preloadSpatialIndex() throws {
-        let c = try currentNodeCache()
-        var stack: [Int] = [0]
-        while let h = stack.popLast() {
-            let level = c.level(h)
-            guard level > 0 else { continue }
-            for i in c.range(h) { stack.append(try c.child(ofCell: i, parentLevel: level)) }
-        }
-    }
-
+extension SpatialIndex {
     /// The entries inside `bbox` (edges included; degrees WGS84, RFC 7946 order) in R-tree
     /// order, written into `hits` (emptied first; its storage is reused, so a caller that keeps
     /// one array allocates nothing per query once warm). The same entries as `stations(in:)`.
     /// - Throws: `SQLiteError` when a node has to be read and cannot be.
-    public func stationHits(in bbox: BoundingBox, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
+    public func hits(in bbox: BoundingBox, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
         hits.removeAll(keepingCapacity: true)
         let c = try currentNodeCache()
         let minLon = bbox.minLon, maxLon = bbox.maxLon, minLat = bbox.minLat, maxLat = bbox.maxLat
@@ -88,10 +58,10 @@ extension StationStore {
         }
     }
 
-    /// `stationHits(in:includeClosed:into:)` into a new array.
-    public func stationHits(in bbox: BoundingBox, includeClosed: Bool = false) throws -> [StationHit] {
+    /// `hits(in:includeClosed:into:)` into a new array.
+    public func hits(in bbox: BoundingBox, includeClosed: Bool = false) throws -> [StationHit] {
         var hits: [StationHit] = []
-        try stationHits(in: bbox, includeClosed: includeClosed, into: &hits)
+        try self.hits(in: bbox, includeClosed: includeClosed, into: &hits)
         return hits
     }
 
@@ -232,20 +202,11 @@ extension StationStore {
             var j = i + 1
             while j < hits.count && hits[j].distance == hits[i].distance { j += 1 }
             if j - i > 1 {
-                let keyed = try hits[i..<j].map { (key: try key(fid: $0.fid), hit: $0) }.sorted { $0.key < $1.key }
+                let keyed = try hits[i..<j].map { (key: try entries.key(fid: $0.fid), hit: $0) }.sorted { $0.key < $1.key }
                 for (n, e) in keyed.enumerated() { hits[i + n] = e.hit }
             }
             i = j
         }
-    }
-
-    /// The key of the entry with row id `fid`.
-    func key(fid: Int64) throws -> String {
-        let s = try db.cached("SELECT key FROM stations WHERE fid = ?")
-        s.bind(fid, at: 1)
-        defer { s.reset() }
-        guard try s.step() else { throw StoreError.noEntry(fid: fid) }
-        return s.text(0)
     }
 }
 

@@ -24,24 +24,70 @@ public enum SpatialIndexBuild: Sendable {
     }
 }
 
-/// The GeoPackage R-tree of `stations.geom` (`rtree_stations_geom`) and its triggers: packing
-/// it afresh and switching the row-by-row upkeep off and on. Not thread-safe (one connection).
-struct SpatialIndex {
+/// The entries' points and the GeoPackage R-tree over them (`rtree_stations_geom`), as
+/// `store.spatial`: viewport (bbox) queries with a pin cap and a total (`viewport`), nearest-first
+/// (k-NN) queries (`nearest`, `nearestHits`), the lean forms a map asks on every pan
+/// (`LeanQueries.swift`), and the tree's upkeep by imports (packing it afresh, switching its
+/// row-by-row triggers off and on). Not thread-safe (one connection).
+///
+/// ```swift
+/// let box = BoundingBox(minLon: 139.74, minLat: 35.67, maxLon: 139.78, maxLat: 35.69)
+/// let view = try store.spatial.viewport(ViewportQuery(bbox: box, limit: 300))   // hits + total
+/// let five = try store.spatial.nearest(to: Coordinate(lat: 35.2564, lon: 139.1553), k: 5)
+/// ```
+public final class SpatialIndex {
     static let table = "rtree_stations_geom"
     let db: Database
+    let entries: EntryCatalog
+    /// How imports maintain the R-tree (see `SpatialIndexBuild`).
+    public var build: SpatialIndexBuild = .automatic
+    /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries;
+    /// dropped when the file changes.
+    private var nodeCache: RTreeNodeCache?
+
+    package init(db: Database, entries: EntryCatalog) {
+        self.db = db
+        self.entries = entries
+    }
+
+    /// The R-tree node cache for the file as it is now (a new one when the file changed).
+    func currentNodeCache() throws -> RTreeNodeCache {
+        if let c = nodeCache, c.dataVersion == (try db.dataVersion()) { return c }
+        let c = try RTreeNodeCache(db: db, table: Self.table)
+        nodeCache = c
+        return c
+    }
+
+    /// Forgets the nodes read so far (after this connection rewrote the tree).
+    func dropCache() { nodeCache = nil }
+
+    /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
+    /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
+    /// their own.
+    /// - Throws: `SQLiteError`.
+    public func preload() throws {
+        let c = try currentNodeCache()
+        var stack: [Int] = [0]
+        while let h = stack.popLast() {
+            let level = c.level(h)
+            guard level > 0 else { continue }
+            for i in c.range(h) { stack.append(try c.child(ofCell: i, parentLevel: level)) }
+        }
+    }
 
     /// Replaces the R-tree with a packed one built from every entry's `geom` (what the triggers
     /// would have inserted: the point's x and y, rounded outward to 32-bit floats).
     /// - Throws: `SQLiteError`.
-    func rebuild() throws {
+    public func rebuild() throws {
         let s = try db.prepare("SELECT fid, geom FROM stations WHERE geom IS NOT NULL")
-        var entries: [RTreeBulkLoad.Entry] = []
+        var points: [RTreeBulkLoad.Entry] = []
         while try s.step() {
             if let p = s.withBlob(1, { GeoPackage.point(fromBlob: $0) }) {
-                entries.append(RTreeBulkLoad.entry(id: s.int64(0), x: p.x, y: p.y))
+                points.append(RTreeBulkLoad.entry(id: s.int64(0), x: p.x, y: p.y))
             }
         }
-        try RTreeBulkLoad.rebuild(db, table: Self.table, entries: entries)
+        try RTreeBulkLoad.rebuild(db, table: Self.table, entries: points)
+        nodeCache = nil
     }
 
     /// Drops the GeoPackage triggers that keep the tree in step row by row.

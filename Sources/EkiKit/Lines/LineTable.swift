@@ -2,8 +2,14 @@ import EkiSQLite
 
 /// The line table inside the station database (since schema version 4; `Schema.migrate` adds it
 /// to older files), derived from the stored source rows and the entries they belong to, and
-/// rebuilt by every import in its transaction (`update()`, in `LineTable+Build.swift`). A value
-/// holding the store's connection.
+/// rebuilt by every import in its transaction (`update()`, in `LineTable+Build.swift`), and read
+/// as `store.lines` (`LineTable+Query.swift`). A value holding the store's connection.
+///
+/// ```swift
+/// let jrCentral = try store.lines.all(operator: "JR東海")                        // [Line]
+/// let tokaido = try store.lines.line(id: "jr-central/s/東海道新幹線")?.stops      // 17 stops in order
+/// let yamagata = try store.lines.named("山形新幹線")                             // the 福島–新庄 section
+/// ```
 ///
 /// - `lines`: one row per line. A line is one operator's line in one service class: `id` is
 ///   `<operator id>/<c|s>/<folded name>` (`jr-central/s/東海道新幹線`), `name` the display name
@@ -20,9 +26,18 @@ import EkiSQLite
 ///   as written in `alias`: each source line's full name and its short forms, the names in
 ///   its brackets (山形線), and the curated common names (`LineCommonNames`, 山形新幹線), which
 ///   name a section: `from_fid`…`to_fid` along the line.
-struct LineTable {
+public struct LineTable {
     /// The station database's connection.
     let db: Database
+    let entries: EntryCatalog
+
+    package init(db: Database, entries: EntryCatalog) {
+        self.db = db
+        self.entries = entries
+    }
+
+    /// For the table's upkeep only (migrations, imports).
+    init(db: Database) { self.init(db: db, entries: EntryCatalog(db: db)) }
 
     static let schema = """
     CREATE TABLE lines (
@@ -55,15 +70,10 @@ struct LineTable {
 
     """
 
-    /// True when the database has the line tables.
-    var exists: Bool {
+    /// True when the database has the line tables (schema version 4).
+    public var exists: Bool {
         guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'line_stations'") else { return false }
         defer { s.reset() }
         return (try? s.step()) ?? false
     }
-}
-
-extension StationStore {
-    /// The line tables.
-    var lineTable: LineTable { LineTable(db: db) }
 }

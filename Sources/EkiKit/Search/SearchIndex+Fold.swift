@@ -1,12 +1,12 @@
 import EkiSQLite
 
 /// Keeping the search index's folded forms in step with `TextFold.foldVersion`.
-extension StationStore {
+extension SearchIndex {
     /// The fold version the search index of this database was built with (`eki_meta`
     /// `search_fold`); nil for a database written before the version was recorded (built with
     /// fold version 1: no 丁目 numerals or variant kanji in search).
     /// - Throws: `SQLiteError`.
-    public func searchFoldVersion() throws -> Int? {
+    public func foldVersion() throws -> Int? {
         try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'search_fold'").map { Int($0) }
     }
 
@@ -17,14 +17,14 @@ extension StationStore {
     /// read-only command on a stale database still answers, with the folds it was built with,
     /// until then. An empty database only records the version.
     /// - Throws: `StoreError.writerBusy` when another import holds the write lock; `SQLiteError`.
-    func refoldSearchIndexIfNeeded() throws {
-        guard searchIndex.exists, try searchFoldVersion() != TextFold.foldVersion else { return }
-        try writeTransaction {
+    func refoldIfNeeded() throws {
+        guard exists, try foldVersion() != TextFold.foldVersion else { return }
+        try db.writeTransaction {
             if (try db.scalarInt("SELECT count(*) FROM search_entry") ?? 0) > 0 {
                 // Every entry is indexed again with the current folds; terms no entry uses any
                 // more (old forms) are dropped by `update()`.
-                try searchIndex.clear()
-                try searchIndex.update()
+                try clear()
+                try update()
             }
             try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('search_fold', ?)")
                 .run([.text(String(TextFold.foldVersion))])

@@ -4,7 +4,7 @@ import EkiSQLite
 extension SearchIndex {
     /// True when the database has the search tables (schema version 3, or a version 2 file
     /// being migrated).
-    var exists: Bool {
+    public var exists: Bool {
         guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'") else { return false }
         defer { s.reset() }
         return (try? s.step()) ?? false

@@ -38,9 +38,25 @@ import EkiSQLite
 /// postings): 187 MB of search tables in version 7, 348 MB in version 6 (the `fid` index on
 /// postings 63 MB, the unique sort-key index 39 MB, stored sort keys 30 MB, FTS5 column sizes
 /// 14 MB; 8-byte sort ids). Postings (58 MB) and entries (58 MB) are the largest tables now.
-struct SearchIndex {
+public struct SearchIndex {
     /// The station database's connection.
     let db: Database
+    /// Where hits are loaded from.
+    let entries: EntryCatalog
+    /// The viewport and nearest queries of the `bbox` and `near` plans.
+    let spatial: SpatialIndex
+
+    package init(db: Database, entries: EntryCatalog, spatial: SpatialIndex) {
+        self.db = db
+        self.entries = entries
+        self.spatial = spatial
+    }
+
+    /// For the index's upkeep only (migrations, imports): no queries.
+    init(db: Database) {
+        let entries = EntryCatalog(db: db)
+        self.init(db: db, entries: entries, spatial: SpatialIndex(db: db, entries: entries))
+    }
 
 
     /// The distance between the sort ids of neighbouring entries after a full build: up to

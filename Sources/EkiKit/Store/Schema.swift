@@ -162,7 +162,7 @@ enum Schema {
         if try current() == 2 {
             try db.transaction {
                 try db.execute(SearchIndex.schema)
-                try store.searchIndex.update()
+                try store.search.update()
                 try setVersion(3)
             }
         }
@@ -174,8 +174,8 @@ enum Schema {
                 for c in ["line_order INTEGER", "line_color TEXT"] where !columns.contains(String(c.split(separator: " ")[0])) {
                     try db.execute("ALTER TABLE source_records ADD COLUMN \(c)")
                 }
-                if !store.lineTable.exists { try db.execute(LineTable.schema) }
-                try store.lineTable.update()
+                if !store.lines.exists { try db.execute(LineTable.schema) }
+                try store.lines.update()
                 try setVersion(4)
             }
         }
@@ -194,7 +194,7 @@ enum Schema {
                 // Former names are searched since version 5: index every entry again.
                 try db.execute("DROP TRIGGER IF EXISTS search_entry_stale; DELETE FROM search_posting; DELETE FROM search_entry;")
                 try db.execute(SearchIndex.staleTrigger)
-                try store.searchIndex.update()
+                try store.search.update()
                 try setVersion(5)
             }
         }
@@ -246,11 +246,11 @@ enum Schema {
             ALTER TABLE stations_v8 RENAME TO stations;
             ALTER TABLE station_sources_v8 RENAME TO station_sources;
             """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid"))
-        if store.searchIndex.exists { try db.execute(SearchIndex.staleTrigger) }
+        if store.search.exists { try db.execute(SearchIndex.staleTrigger) }
         // Lines are numbered for `line_stations` since version 8: the derived line table afresh.
-        if store.lineTable.exists {
+        if store.lines.exists {
             try db.execute("DROP TABLE line_aliases; DROP TABLE line_stations; DROP TABLE lines;" + LineTable.schema)
-            try store.lineTable.update()
+            try store.lines.update()
         }
         if let sequence {
             try db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'stations'").run([.int(sequence)])

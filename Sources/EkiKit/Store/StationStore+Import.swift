@@ -31,20 +31,6 @@ extension StationStore {
         try importBatches([(dataset, records)], rule: rule).datasets[0]
     }
 
-    /// The user's operator aliases stored in the database (an `alias,operator` CSV text), if any.
-    public func operatorAliasesCSV() throws -> String? {
-        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'operator_aliases'")
-        return try s.step() ? s.text(0) : nil
-    }
-
-    /// The built-in operator table with the stored user aliases added.
-    /// - Throws: `OperatorTableError` when the stored aliases no longer fit the table.
-    public func operatorTable() throws -> OperatorTable {
-        var table = OperatorTable.builtIn
-        if let csv = try operatorAliasesCSV() { try table.addAliases(csv: csv, file: "\(db.path) (stored operator aliases)") }
-        return table
-    }
-
     /// Replaces the rows of each given dataset with `records` and re-derives every entry from
     /// the rows of all datasets with `rule`, in one transaction: on any error the database is
     /// left exactly as it was. The search index is brought up to date in the same transaction.
@@ -71,16 +57,16 @@ extension StationStore {
     @discardableResult
     public func importBatches(_ batches: consuming [(dataset: String, records: [SourceRecord])],
                               rule: EntryRule? = nil, operatorAliases: (csv: String, file: String)? = nil,
-                              retireLimit: Double? = nil, today: String = StationStore.today(),
+                              retireLimit: Double? = nil, today: String? = nil,
                               editions: [String: String] = [:]) throws -> (datasets: [ImportSummary], merge: MergeSummary) {
         var table = OperatorTable.builtIn
         if let a = operatorAliases {
             try table.addAliases(csv: a.csv, file: a.file)
         } else {
-            table = try operatorTable()
+            table = try info.operatorTable()
         }
         var rule = rule ?? EntryRule(operators: table)
-        var known = try self.editions()
+        var known = try info.editions()
         for (d, e) in editions { known[d] = e }
         // Known editions decide which dataset is newer; the reconciler's defaults stand for
         // pairs without two editions.
@@ -91,10 +77,10 @@ extension StationStore {
         }
         // The same rows again (and no new aliases): nothing to do, and nothing is written, so
         // the file stays byte for byte as it was.
-        if operatorAliases == nil, try editions.allSatisfy({ try self.editions()[$0.key] == $0.value }), try batches.allSatisfy({ try sourceRecords(dataset: $0.dataset) == $0.records }) {
-            let counts = try datasetCounts()
+        if operatorAliases == nil, try editions.allSatisfy({ try info.editions()[$0.key] == $0.value }), try batches.allSatisfy({ try info.sourceRecords(dataset: $0.dataset) == $0.records }) {
+            let counts = try SourceRows(db: db).datasetCounts()
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) },
-                    MergeSummary(unchanged: try count()))
+                    MergeSummary(unchanged: try entries.count()))
         }
         var trace = PhaseTrace()
         // A larger page cache while writing (16 MiB, 8 times the default): fewer dirty pages
@@ -125,15 +111,18 @@ extension StationStore {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
-            let before = try unretiredEntries(of: sizes.map(\.dataset))
+            let retireGuard = RetireGuard(db: db)
+            let before = try retireGuard.unretiredEntries(of: sizes.map(\.dataset))
             for (d, e) in editions.sorted(by: { $0.key < $1.key }) {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES (?, ?)").run([.text("edition:" + d), .text(e)])
             }
-            for b in pending { try replaceRecords(b.records, dataset: b.dataset) }
+            let rows = SourceRows(db: db)
+            for b in pending { try rows.replace(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
-            let merge = try rederive(rule: rule, today: today, batches: &pending)
-            let retired = try retiredSince(before)
-            let lost = retireLimit == nil ? [:] : try lostSince(before)
+            let merge = try EntryDerivation(db: db, spatial: spatial, strategy: entryWriteStrategy)
+                .rederive(rule: rule, today: today ?? Self.today(), batches: &pending)
+            let retired = try retireGuard.retiredSince(before)
+            let lost = retireLimit == nil ? [:] : try retireGuard.lostSince(before)
             let over = lost.filter { d, r in retireLimit.map { Double(r.count) > $0 * Double(before[d]!.count) } ?? false }
             if let retireLimit, !over.isEmpty {
                 throw RetireLimitError(shares: over.keys.sorted().map {
@@ -141,78 +130,23 @@ extension StationStore {
                 }, limit: retireLimit)
             }
             trace = PhaseTrace()
-            try searchIndex.update()
+            try search.update()
             trace.mark("search index")
-            try lineTable.update()
+            try lines.update()
             trace.mark("line table")
-            let counts = try datasetCounts()
+            let counts = try rows.datasetCounts()
             trace.mark("dataset counts")
             return (sizes.map { ImportSummary(dataset: $0.dataset, records: $0.records, entries: counts[$0.dataset] ?? 0,
                                                 retired: retired[$0.dataset]?.count ?? 0) }, merge)
         }
     }
 
-    /// The stored edition date (YYYY-MM-DD) of each dataset imported with one.
-    public func editions() throws -> [String: String] {
-        let s = try db.prepare("SELECT name, value FROM eki_meta WHERE name LIKE 'edition:%'")
-        var out: [String: String] = [:]
-        while try s.step() { out[String(s.text(0).dropFirst("edition:".count))] = s.text(1) }
-        return out
-    }
-
     /// Today's date in UTC, YYYY-MM-DD.
-    public static func today() -> String {
+    private static func today() -> String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = "yyyy-MM-dd"
         return f.string(from: Date())
-    }
-
-    func replaceRecords(_ records: [SourceRecord], dataset: String) throws {
-        try db.prepare("DELETE FROM source_records WHERE dataset = ?").run([.text(dataset)])
-        let insert = try db.prepare("""
-            INSERT INTO source_records (dataset, ord, source_id, name, reading, latin_name, operator, operator_ref,
-                                        class, lines, lon, lat, prefecture, closed, line_order, line_color)
-            VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)
-            """)
-        for (i, r) in records.enumerated() {
-            insert.bind(dataset, at: 1); insert.bind(Int64(i), at: 2); insert.bind(r.source.id, at: 3)
-            insert.bind(r.name, at: 4); insert.bind(r.reading, at: 5); insert.bind(r.latinName, at: 6)
-            insert.bind(r.operatorName, at: 7); insert.bind(r.operatorRef, at: 8)
-            insert.bind(r.serviceClass.rawValue, at: 9); insert.bind(JSONText.encodeStrings(r.lines), at: 10)
-            insert.bind(r.coordinate.lon, at: 11); insert.bind(r.coordinate.lat, at: 12)
-            insert.bind(r.prefecture, at: 13); insert.bind(Int64(r.isClosed ? 1 : 0), at: 14)
-            if let o = r.lineOrder { insert.bind(Int64(o), at: 15) } else { insert.bind(nil as String?, at: 15) }; insert.bind(r.lineColor, at: 16)
-            try insert.runBound()
-        }
-    }
-
-    /// Every stored source row (of `dataset` when given), in import order.
-    public func sourceRecords(dataset: String? = nil) throws -> [SourceRecord] {
-        let s = try db.prepare("""
-            SELECT dataset, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat,
-                   prefecture, closed, line_order, line_color FROM source_records \(dataset == nil ? "" : "WHERE dataset = ?1") ORDER BY dataset, ord
-            """)
-        if let dataset { try s.bind([.text(dataset)]) }
-        var out: [SourceRecord] = []
-        while try s.step() {
-            out.append(SourceRecord(
-                source: SourceRef(dataset: s.text(0), id: s.text(1)), name: s.text(2), reading: s.optionalText(3),
-                latinName: s.optionalText(4), operatorName: s.optionalText(5), operatorRef: s.optionalText(6),
-                serviceClass: ServiceClass(rawValue: s.text(7)) ?? .conventional, lines: JSONText.decodeStrings(s.text(8)),
-                coordinate: Coordinate(lat: s.double(10), lon: s.double(9)), prefecture: s.optionalText(11),
-                isClosed: s.int64(12) != 0, lineOrder: s.isNull(13) ? nil : Int(s.int64(13)), lineColor: s.optionalText(14)))
-        }
-        return out
-    }
-
-    /// Entries per dataset (entries holding at least one of its rows).
-    func datasetCounts() throws -> [String: Int] {
-        // In primary-key order an entry's rows of one dataset are adjacent: one pass, no sort.
-        let s = try db.prepare("SELECT DISTINCT station_fid, dataset FROM station_sources")
-        var out: [String: Int] = [:]
-        while try s.step() { out[s.text(1), default: 0] += 1 }
-        return out
     }
 }

@@ -24,28 +24,29 @@ public struct StationQuery: Sendable, Equatable {
     }
 }
 
-extension StationStore {
-    /// The entries `query` may mean, sorted by key (closed entries included: a visit may
+extension StationQuery {
+    /// The entries this query may mean in `store`, sorted by key (closed entries included: a visit may
     /// predate a closure). A visit needs exactly one.
     ///
-    /// When `query.text` is a key that `resolve(key:)` finds, that entry alone (the narrowing
+    /// When `text` is a key that `EntryCatalog.resolve(key:)` finds, that entry alone (the narrowing
     /// options must still hold). Otherwise the entries whose name the text matches exactly as
     /// `search` folds names (小田原駅 = 小田原, 霞ケ関 = 霞ヶ関, romaji odawara),
     /// narrowed by operator, class and place.
     /// - Throws: `SQLiteError`.
-    public func visitCandidates(_ query: StationQuery) throws -> [Station] {
+    public func candidates(in store: StationStore) throws -> [Station] {
+        let query = self
         let text = query.text.trimmingCharacters(in: .whitespaces)
         let candidates: [Station]
-        if text.contains("/"), let s = try resolve(key: text) {
+        if text.contains("/"), let s = try store.entries.resolve(key: text) {
             candidates = [s]
         } else {
             let options = SearchOptions(by: .name, match: .prefix, limit: nil, includeClosed: true)
-            candidates = try search(text, options: options).filter(\.isExact).map(\.station)
+            candidates = try store.search.stations(matching: text, options: options).filter(\.isExact).map(\.station)
                 .filter { $0.retired == nil }.sorted { $0.key < $1.key }
         }
         // The operator as any source or the operator table spells it (JR東海 = 東海旅客鉄道 =
         // jr-central), else as published.
-        let table = try operatorTable()
+        let table = try store.info.operatorTable()
         let opID = query.operatorName.flatMap { table.operatorID(for: $0) }
         let op = query.operatorName.map(TextFold.operatorKey)
         return try candidates.filter { s in

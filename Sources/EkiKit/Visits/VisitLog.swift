@@ -111,12 +111,12 @@ public final class VisitLog {
     }
 
     /// The entry a recorded key refers to in `store`: the key itself or through the alias table
-    /// (`StationStore.resolve(key:)`); failing that, the entry holding most of the source rows
+    /// (`EntryCatalog.resolve(key:)`); failing that, the entry holding most of the source rows
     /// the key stood for when it was recorded (a station renamed in a database rebuilt from
     /// scratch); nil when neither finds one (the visit is orphaned, and kept).
     public func resolve(_ key: String, in store: StationStore) throws -> Station? {
-        if let s = try store.resolve(key: key) { return s }
-        return try store.station(sharingSourcesWith: try sources(forKey: key))
+        if let s = try store.entries.resolve(key: key) { return s }
+        return try store.entries.station(sharingSourcesWith: try sources(forKey: key))
     }
 
     /// An empty log in memory (for reading commands when there is no log file yet).

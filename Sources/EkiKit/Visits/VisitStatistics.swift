@@ -63,7 +63,7 @@ extension VisitedStations {
                            includeStaffOnly: Bool = false) throws -> VisitStatistics {
         var tallies: [String: VisitTally] = [:]
         var total = VisitTally(group: "total", visited: 0, total: 0)
-        for s in try store.allStations(includeClosed: false) where includeStaffOnly || s.kind != .staffOnly {
+        for s in try store.entries.all(includeClosed: false) where includeStaffOnly || s.kind != .staffOnly {
             let visited = isVisited(s.key) ? 1 : 0
             total.total += 1
             total.visited += visited

@@ -3,7 +3,7 @@ import EkiSQLite
 /// Which stations a visit log has completed, resolved against a station database: the
 /// `visited` property, the completion date, and the 全駅 / 乗下車済駅のみ / 未乗下車駅のみ filters.
 ///
-/// A recorded key is resolved with `StationStore.resolve(key:)` (directly, or through the alias
+/// A recorded key is resolved with `EntryCatalog.resolve(key:)` (directly, or through the alias
 /// table when its entry was merged into another). Several recorded keys may lead to one entry;
 /// its completion date is then the earliest of theirs. Keys that lead nowhere are orphans: kept
 /// in the log, listed in `orphanedKeys`, and counted nowhere.
@@ -15,6 +15,8 @@ public struct VisitedStations: Sendable {
     public private(set) var orphanedKeys: [String] = []
     /// The counting rule read from the log.
     public let counting: VisitCounting
+    /// Row ids (`stations.fid`) of the completed entries, for viewport and nearest filters.
+    public private(set) var fids = Set<Int64>()
 
     /// Resolves every key with a counting visit (`log.counting()`) against `store`.
     /// - Throws: `SQLiteError` from either database.
@@ -26,6 +28,7 @@ public struct VisitedStations: Sendable {
             completions[s.key] = (s, date)
         }
         orphanedKeys.sort()
+        fids = try store.entries.fids(keys: completions.keys)
     }
 
     /// An empty set (no log).
@@ -37,6 +40,15 @@ public struct VisitedStations: Sendable {
     /// The completion date of the entry with this current key; nil when it is not visited,
     /// `.unknown` when it is but the first counting visit is undated.
     public func completion(of key: String) -> VisitDate? { completions[key]?.date }
+
+    /// The map's view as a filter of `ViewportQuery` and `SpatialIndex.nearest`.
+    public func viewportFilter(_ filter: VisitFilter) -> ViewportQuery.Filter {
+        switch filter {
+        case .all: return .all
+        case .visited: return .only(fids)
+        case .unvisited: return .excluding(fids)
+        }
+    }
 
     /// The completed entries, sorted by key.
     public var stations: [Station] { completions.values.map(\.station).sorted { $0.key < $1.key } }
@@ -94,46 +106,5 @@ extension VisitLog {
             if !s.isOpen { check.closed.append((key, ids)) }
         }
         return check
-    }
-}
-
-extension StationStore {
-    /// `stations(in:limit:includeClosed:)` with only visited or unvisited entries, exactly as
-    /// if the filter were applied to every entry in the box before the pin cap: visited entries
-    /// are tested against the box directly; for unvisited ones the cap is raised by the number
-    /// of visited entries and the visited are dropped.
-    public func stations(in bbox: BoundingBox, limit: Int? = nil, includeClosed: Bool = false,
-                         visits: VisitedStations, filter: VisitFilter) throws -> [Station] {
-        switch filter {
-        case .all:
-            return try stations(in: bbox, limit: limit, includeClosed: includeClosed)
-        case .unvisited:
-            let found = try stations(in: bbox, limit: limit.map { $0 + visits.count }, includeClosed: includeClosed)
-            let kept = visits.filter(found, .unvisited)
-            return limit.map { Array(kept.prefix(max(0, $0))) } ?? kept
-        case .visited:
-            let inBox = visits.stations.filter { ($0.isOpen || includeClosed) && bbox.contains($0.coordinate) }
-            guard let limit else { return inBox }
-            let c = bbox.center
-            return try inBox.map { StationDistance(station: $0, distance: try Geodesic.distance(c, $0.coordinate)) }
-                .sorted(by: StationDistance.nearestFirst).prefix(max(0, limit)).map(\.station)
-        }
-    }
-
-    /// `nearest(to:k:includeClosed:)` among visited or unvisited entries only: the k nearest of
-    /// them by geodesic distance (metres), nearest first, ties by key.
-    public func nearest(to point: Coordinate, k: Int, includeClosed: Bool = false,
-                        visits: VisitedStations, filter: VisitFilter) throws -> [StationDistance] {
-        switch filter {
-        case .all:
-            return try nearest(to: point, k: k, includeClosed: includeClosed)
-        case .unvisited:
-            let found = try nearest(to: point, k: k + visits.count, includeClosed: includeClosed)
-            return Array(found.filter { !visits.isVisited($0.station.key) }.prefix(max(0, k)))
-        case .visited:
-            return try visits.stations.filter { $0.isOpen || includeClosed }
-                .map { StationDistance(station: $0, distance: try Geodesic.distance(point, $0.coordinate)) }
-                .sorted(by: StationDistance.nearestFirst).prefix(max(0, k)).map { $0 }
-        }
     }
 }

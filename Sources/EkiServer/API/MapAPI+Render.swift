@@ -20,7 +20,7 @@ extension MapAPI {
         let png = try readers.with { ctx in
             try ctx.snapshot { visits in
                 let view = MapViewport(fitting: box, width: width, height: height).visibleBox
-                let stations = try ctx.store.stations(in: view, visits: visits, filter: filter)
+                let stations = try ctx.store.spatial.stations(ViewportQuery(bbox: view, filter: visits.viewportFilter(filter))).stations
                 let request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
                 return try MapRenderer.render(request, stations: stations, visits: visits).png()
             }

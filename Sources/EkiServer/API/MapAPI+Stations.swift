@@ -15,33 +15,15 @@ extension MapAPI {
         let body: [UInt8] = try readers.with { ctx in
             try ctx.snapshot { visits in
                 var out: [UInt8] = []
-                if filter == .all {
-                    // By key, or with a limit the library's pin cap (nearest the centre first).
-                    let hits: [StationHit], total: Int
-                    if let limit {
-                        (hits, total) = try ctx.store.pinCapHits(in: box, limit: limit, includeClosed: includeClosed)
-                    } else {
-                        hits = try ctx.store.stationHits(in: box, includeClosed: includeClosed)
-                        total = hits.count
-                    }
-                    var entries = try hits.map { try ctx.features.entry($0.fid, store: ctx.store) }
-                    if limit == nil { entries.sort { $0.key < $1.key } }
-                    Self.collectionStart(total: total, capacity: entries.count * 420, into: &out)
-                    for (i, e) in entries.enumerated() {
-                        if i > 0 { out.append(UInt8(ascii: ",")) }
-                        StationFeatures.append(head: e.head, distance: nil, completion: visits.completion(of: e.key), to: &out)
-                    }
-                } else {
-                    let found = try ctx.store.stations(in: box, limit: limit, includeClosed: includeClosed,
-                                                       visits: visits, filter: filter)
-                    let visitedInBox = visits.stations.filter { ($0.isOpen || includeClosed) && box.contains($0.coordinate) }.count
-                    let total = filter == .visited ? visitedInBox
-                        : try ctx.store.stationHits(in: box, includeClosed: includeClosed).count - visitedInBox
-                    Self.collectionStart(total: total, capacity: found.count * 420, into: &out)
-                    for (i, s) in found.enumerated() {
-                        if i > 0 { out.append(UInt8(ascii: ",")) }
-                        StationFeatures.append(head: StationFeatureJSON.head(s), distance: nil, completion: visits.completion(of: s.key), to: &out)
-                    }
+                // The library's viewport: the filter before the pin cap, nearest the centre first.
+                let view = try ctx.store.spatial.viewport(ViewportQuery(bbox: box, filter: visits.viewportFilter(filter),
+                                                                        limit: limit, includeClosed: includeClosed))
+                var entries = try view.hits.map { try ctx.features.entry($0.fid, store: ctx.store) }
+                if limit == nil { entries.sort { $0.key < $1.key } }
+                Self.collectionStart(total: view.total, capacity: entries.count * 420, into: &out)
+                for (i, e) in entries.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    StationFeatures.append(head: e.head, distance: nil, completion: visits.completion(of: e.key), to: &out)
                 }
                 JSONBytes.append("]}", to: &out)
                 return out
@@ -69,19 +51,12 @@ extension MapAPI {
             try ctx.snapshot { visits in
                 var out: [UInt8] = []
                 Self.collectionStart(total: nil, capacity: k * 440, into: &out)
-                if filter == .all {
-                    for (i, h) in try ctx.store.nearestHits(to: point, k: k, includeClosed: includeClosed).enumerated() {
-                        if i > 0 { out.append(UInt8(ascii: ",")) }
-                        let e = try ctx.features.entry(h.fid, store: ctx.store)
-                        StationFeatures.append(head: e.head, distance: h.distance, completion: visits.completion(of: e.key), to: &out)
-                    }
-                } else {
-                    let found = try ctx.store.nearest(to: point, k: k, includeClosed: includeClosed, visits: visits, filter: filter)
-                    for (i, d) in found.enumerated() {
-                        if i > 0 { out.append(UInt8(ascii: ",")) }
-                        StationFeatures.append(head: StationFeatureJSON.head(d.station), distance: d.distance,
-                                               completion: visits.completion(of: d.station.key), to: &out)
-                    }
+                let hits = try ctx.store.spatial.nearestHits(to: point, k: k, includeClosed: includeClosed,
+                                                             filter: visits.viewportFilter(filter))
+                for (i, h) in hits.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    let e = try ctx.features.entry(h.fid, store: ctx.store)
+                    StationFeatures.append(head: e.head, distance: h.distance, completion: visits.completion(of: e.key), to: &out)
                 }
                 JSONBytes.append("]}", to: &out)
                 return out
@@ -118,7 +93,7 @@ extension MapAPI {
                 var o = options
                 if filter != .all { o.limit = nil }
                 var hits: [SearchHit]
-                do { hits = try ctx.store.search(query, options: o) } catch let e as SearchError { throw APIError(500, "search_index", e.description) }
+                do { hits = try ctx.store.search.stations(matching: query, options: o) } catch let e as SearchError { throw APIError(500, "search_index", e.description) }
                 if filter != .all {
                     let kept = Set(visits.filter(hits.map(\.station), filter).map(\.key))
                     hits = Array(hits.filter { kept.contains($0.station.key) }.prefix(limit))

@@ -49,7 +49,7 @@ extension MapAPI {
             kind = parsed
         }
         let note = try text("note").flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
-        guard let station = try readers.with({ try $0.store.resolve(key: key) }) else {
+        guard let station = try readers.with({ try $0.store.entries.resolve(key: key) }) else {
             throw APIError(404, "unknown_station", "no entry with key '\(key)'")
         }
         let visit: Visit
@@ -103,7 +103,7 @@ extension MapAPI {
         // By line: the unified lines of the line table when the database has one (as `eki stats --by line`).
         let stats = try readers.with { ctx in
             try ctx.snapshot {
-                grouping == .line && ctx.store.hasLineTable ? try $0.lineStatistics(store: ctx.store)
+                grouping == .line && ctx.store.lines.exists ? try $0.lineStatistics(store: ctx.store)
                     : try $0.statistics(store: ctx.store, by: grouping)
             }
         }

@@ -25,7 +25,7 @@ final class ReaderContext {
     /// current for that version and the log's latest.
     func snapshot<T>(_ body: (VisitedStations) throws -> T) throws -> T {
         try store.readSnapshot {
-            let sv = try store.dataVersion()
+            let sv = try store.info.dataVersion()
             if sv != storeVersion {
                 features.removeAll()
                 cachedVisits = nil

@@ -13,7 +13,7 @@ public struct StationDetail: Sendable {
     /// The entry `key` refers to now (aliases followed), or nil.
     /// - Throws: `SQLiteError`.
     public static func load(key: String, store: StationStore, log: VisitLog, visited: VisitedStations) throws -> StationDetail? {
-        guard let s = try store.resolve(key: key) else { return nil }
+        guard let s = try store.entries.resolve(key: key) else { return nil }
         return try load(station: s, store: store, log: log, visited: visited)
     }
 

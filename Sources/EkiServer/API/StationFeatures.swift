@@ -30,7 +30,7 @@ final class FeatureCache {
 
     func entry(_ fid: Int64, store: StationStore) throws -> Entry {
         if let e = entries[fid] { return e }
-        let s = try store.station(fid: fid)
+        let s = try store.entries.station(fid: fid)
         let e = Entry(key: s.key, head: StationFeatureJSON.head(s))
         if entries.count > 200_000 { entries.removeAll(keepingCapacity: true) }
         entries[fid] = e

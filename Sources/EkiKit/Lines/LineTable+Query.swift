@@ -53,10 +53,7 @@ public struct LineDetail: Sendable {
     public var section: String?
 }
 
-extension StationStore {
-    /// True when the database has the line table (schema version 4).
-    public var hasLineTable: Bool { lineTable.exists }
-
+extension LineTable {
     /// Every line, sorted by operator id, class (conventional first) and name.
     /// - Parameters:
     ///   - operator: an operator id or any name the operator table knows (JR東海); nil for all.
@@ -65,9 +62,9 @@ extension StationStore {
     ///   - serviceClass: only lines of that class.
     ///   - includeClosed: also lines no source has open.
     /// - Throws: `SQLiteError`.
-    public func lines(operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
-                      includeClosed: Bool = false) throws -> [Line] {
-        let table = try operatorTable()
+    public func all(operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
+                    includeClosed: Bool = false) throws -> [Line] {
+        let table = try DatabaseInfo(db: db, entries: entries).operatorTable()
         let opID = op.map { table.operatorID(for: $0) ?? $0 }
         var members: [Int64: [String]] = [:]
         let m = try db.prepare("""
@@ -105,15 +102,15 @@ extension StationStore {
     /// The line with `id` and its entries in order (branch by branch), or nil.
     /// - Throws: `SQLiteError`.
     public func line(id: String) throws -> LineDetail? {
-        guard let line = try lines(includeClosed: true).first(where: { $0.id == id }) else { return nil }
+        guard let line = try all(includeClosed: true).first(where: { $0.id == id }) else { return nil }
         let s = try db.prepare("""
-            SELECT ls.branch, ls.seq, \(Self.columns) FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
+            SELECT ls.branch, ls.seq, \(StationColumns.selectList) FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
             WHERE ls.line_num = (SELECT num FROM lines WHERE id = ?) ORDER BY ls.branch, ls.seq IS NULL, ls.seq, s.key
             """)
         try s.bind([.text(id)])
         var stops: [LineStop] = []
         while try s.step() {
-            stops.append(LineStop(station: Self.station(from: s, offset: 2), branch: Int(s.int64(0)),
+            stops.append(LineStop(station: StationColumns.decode(s, offset: 2), branch: Int(s.int64(0)),
                                   order: s.isNull(1) ? nil : Int(s.int64(1))))
         }
         return LineDetail(line: line, stops: stops, section: nil)
@@ -123,7 +120,7 @@ extension StationStore {
     /// aliases is `name` (folded with `SearchFold.name`); a curated common name (山形新幹線)
     /// gives the section it names, from its first station to its last, one detail per section.
     /// - Throws: `SQLiteError`.
-    public func lines(named name: String) throws -> [LineDetail] {
+    public func named(_ name: String) throws -> [LineDetail] {
         if let d = try line(id: name) { return [d] }
         let s = try db.prepare("SELECT DISTINCT line_id, from_fid, to_fid, alias FROM line_aliases WHERE form = ? ORDER BY line_id")
         try s.bind([.text(SearchFold.name(name))])
@@ -168,15 +165,15 @@ extension StationStore {
     }
 }
 
-extension StationStore {
-    /// The entries of the lines `query` names (`lines(named:)`: an id, any alias, or a common
+extension LineTable {
+    /// The entries of the lines `query` names (`named(_:)`: an id, any alias, or a common
     /// name's sections), in order along each line, each once, as search hits of the line field
     /// (exact); nil when no line has that name. Closed entries only with
     /// `options.includeClosed`; `bbox` filters; `near` orders by distance (metres); `limit`
     /// is not applied.
     /// - Throws: `SQLiteError`.
-    public func searchLines(_ query: String, options: SearchOptions) throws -> [SearchHit]? {
-        let found = try lines(named: query)
+    public func stationHits(named query: String, options: SearchOptions) throws -> [SearchHit]? {
+        let found = try named(query)
         guard !found.isEmpty else { return nil }
         var seen = Set<String>()
         var hits: [SearchHit] = []
@@ -193,7 +190,7 @@ extension StationStore {
 }
 
 extension VisitedStations {
-    /// Visited / total per line of the line table (`StationStore.lines()`, open lines, open
+    /// Visited / total per line of the line table (`LineTable.all()`, open lines, open
     /// entries), grouped as `<operator short name> <line name>` (JR東海 東海道新幹線), most
     /// visited first (then largest, then by name). The total and the closed and orphaned
     /// counts are those of `statistics(store:by:)`; staff-only stops are in no total unless
@@ -201,8 +198,8 @@ extension VisitedStations {
     /// - Throws: `SQLiteError`.
     public func lineStatistics(store: StationStore, includeStaffOnly: Bool = false) throws -> VisitStatistics {
         var all = try statistics(store: store, by: nil, includeStaffOnly: includeStaffOnly)
-        let staffOnly = includeStaffOnly ? [] : try store.keys(of: .staffOnly)
-        all.groups = try store.lines().map { $0.without(staffOnly) }.map { l in
+        let staffOnly = includeStaffOnly ? [] : try store.entries.keys(of: .staffOnly)
+        all.groups = try store.lines.all().map { $0.without(staffOnly) }.map { l in
             VisitTally(group: "\(l.operatorName) \(l.name)", visited: l.stationKeys.filter(isVisited).count, total: l.total)
         }.sorted {
             ($0.visited, $0.total) != ($1.visited, $1.total) ? ($0.visited, $0.total) > ($1.visited, $1.total) : $0.group < $1.group

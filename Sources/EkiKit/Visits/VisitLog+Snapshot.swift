@@ -1,12 +1,5 @@
 /// What a long-running reader (the map server) needs to notice changes made by other
-/// connections: `eki import` rebuilding the station database, a visit recorded by the writer.
-extension StationStore {
-    /// A number that changes whenever another connection commits to the database file
-    /// (SQLite's data version). Equal values mean nothing another connection wrote since.
-    /// - Throws: `SQLiteError`.
-    public func dataVersion() throws -> UInt32 { try db.dataVersion() }
-}
-
+/// connections to the visit log: a visit recorded by the writer.
 extension VisitLog {
     /// A number that changes whenever another connection commits to the log file (SQLite's
     /// data version).

@@ -33,10 +33,26 @@ public struct StoreInfo: Sendable {
     }
 }
 
-extension StationStore {
+/// What a station database holds (`store.info`): counts per dataset and per operator, the
+/// datasets' editions, the stored operator aliases, the reconciler's report and the source
+/// rows as each source gave them. A value holding the store's connection.
+///
+/// ```swift
+/// let summary = try store.info.summary()      // entries, open, retired, per dataset, per operator
+/// let editions = try store.info.editions()    // ["n02": "2023-01-01"]
+/// ```
+public struct DatabaseInfo {
+    let db: Database
+    let entries: EntryCatalog
+
+    package init(db: Database, entries: EntryCatalog) {
+        self.db = db
+        self.entries = entries
+    }
+
     /// Entry counts in total, per dataset and per operator × class.
-    public func info() throws -> StoreInfo {
-        let total = try count(), open = try count(includeClosed: false)
+    public func summary() throws -> StoreInfo {
+        let total = try entries.count(), open = try entries.count(includeClosed: false)
         var datasets: [StoreInfo.Count] = []
         let d = try db.prepare("""
             WITH m AS (SELECT ss.dataset, s.fid, s.open,
@@ -62,24 +78,40 @@ extension StationStore {
         return StoreInfo(entries: total, openEntries: open, retiredEntries: retired, datasets: datasets, operators: ops)
     }
 
-    /// The open entries holding rows of `dataset` and of no other dataset: what no other
-    /// source confirmed, for a person to check. Sorted by key.
-    public func unmatchedEntries(dataset: String, includeClosed: Bool = false) throws -> [Station] {
-        let s = try db.prepare("""
-            SELECT \(Self.columns) FROM stations s
-            WHERE s.fid IN (SELECT station_fid FROM station_sources WHERE dataset = ?1)
-              AND NOT EXISTS (SELECT 1 FROM station_sources o WHERE o.station_fid = s.fid AND o.dataset != ?1)
-              AND (?2 OR s.open = 1)
-            ORDER BY s.key
-            """)
-        try s.bind([.text(dataset), .int(includeClosed ? 1 : 0)])
-        var out: [Station] = []
-        while try s.step() { out.append(Self.station(from: s)) }
+    /// The user's operator aliases stored in the database (an `alias,operator` CSV text), if any.
+    public func operatorAliasesCSV() throws -> String? {
+        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'operator_aliases'")
+        return try s.step() ? s.text(0) : nil
+    }
+
+    /// The built-in operator table with the stored user aliases added.
+    /// - Throws: `OperatorTableError` when the stored aliases no longer fit the table.
+    public func operatorTable() throws -> OperatorTable {
+        var table = OperatorTable.builtIn
+        if let csv = try operatorAliasesCSV() { try table.addAliases(csv: csv, file: "\(db.path) (stored operator aliases)") }
+        return table
+    }
+
+    /// The stored edition date (YYYY-MM-DD) of each dataset imported with one.
+    public func editions() throws -> [String: String] {
+        let s = try db.prepare("SELECT name, value FROM eki_meta WHERE name LIKE 'edition:%'")
+        var out: [String: String] = [:]
+        while try s.step() { out[String(s.text(0).dropFirst("edition:".count))] = s.text(1) }
         return out
     }
-}
 
-extension StationStore {
+    /// Every stored source row (of `dataset` when given), in import order.
+    /// - Throws: `SQLiteError`.
+    public func sourceRecords(dataset: String? = nil) throws -> [SourceRecord] {
+        try SourceRows(db: db).read(dataset: dataset)
+    }
+
+    /// A number that changes whenever another connection commits to the database file
+    /// (SQLite's data version): what a long-running reader (the map server) compares to
+    /// notice an import. Equal values mean nothing another connection wrote since.
+    /// - Throws: `SQLiteError`.
+    public func dataVersion() throws -> UInt32 { try db.dataVersion() }
+
     /// What the sources disagree on and how it was settled: the stored source rows run through
     /// the reconciler again (`SourceReconciler`, with the stored operator aliases), as the last
     /// import did. Counts per kind, the operator decisions, and what could not be decided.
@@ -95,7 +127,7 @@ extension StationStore {
 
     /// Stores the reconciler's report of this derivation (`eki_meta` `conflicts`, JSON:
     /// `counts` per kind and `decisions`, each `[kind, dataset, id, name, line, before, after]`).
-    func storeConflicts(_ report: SourceReconciler.Report) throws {
+    func store(conflicts report: SourceReconciler.Report) throws {
         var counts: [String: Int] = [:]
         for (k, n) in report.counts { counts[k.rawValue] = n }
         let decisions = report.decisions.map { [$0.kind.rawValue, $0.row.dataset, $0.row.id, $0.name, $0.line, $0.before, $0.after] }

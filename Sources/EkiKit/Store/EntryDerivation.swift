@@ -3,7 +3,12 @@ import EkiSQLite
 /// Re-deriving the entries from every stored source row while keeping keys (see
 /// `StationStore.importBatches`): rows → clusters (`EntryRule`) → plan (`EntryPlan`) →
 /// writes (`EntryWriter`); into an empty store, one base-key run at a time.
-extension StationStore {
+struct EntryDerivation {
+    let db: Database
+    let spatial: SpatialIndex
+    /// `.fresh` or `.incremental`; nil chooses (`.fresh` for an empty store).
+    let strategy: EntryWriter.Strategy?
+
     /// Re-derives every entry. `batches` are the rows just stored: when they are all the stored
     /// rows, they are clustered from memory instead of being read back. Either way `batches` is
     /// emptied before the rows are reconciled (the reconciler then holds the only reference).
@@ -13,14 +18,14 @@ extension StationStore {
         let segments = try storedRows(batches)
         batches = []
         let (rows, report) = rule.reconciler.reconcile(consume segments)
-        try storeConflicts(report)
+        try DatabaseInfo(db: db, entries: EntryCatalog(db: db)).store(conflicts: report)
         trace.mark("read and reconcile source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()
         trace.mark("read \(stored.count) entries")
-        let strategy = entryWriteStrategy ?? (stored.isEmpty && aliases.isEmpty ? .fresh : .incremental)
-        let writer = EntryWriter(db: db, spatialIndex: spatialIndex, spatialIndexBuild: spatialIndexBuild)
-        defer { nodeCache = nil }
+        let strategy = self.strategy ?? (stored.isEmpty && aliases.isEmpty ? .fresh : .incremental)
+        let writer = EntryWriter(db: db, spatialIndex: spatial)
+        defer { spatial.dropCache() }
         if strategy == .fresh {
             // Nothing to continue: each base-key run is planned and written on its own (the
             // keys a run gives with `@` carried on to the next), so only one run's clusters
@@ -48,15 +53,15 @@ extension StationStore {
            try db.scalarInt("SELECT count(*) FROM source_records") == Int64(total) {
             return batches.sorted { $0.dataset.utf8.lexicographicallyPrecedes($1.dataset.utf8) }.map(\.records)
         }
-        return [try sourceRecords()]
+        return [try SourceRows(db: db).read()]
     }
 
     /// The stored entries in fid order, with their source rows (`columns` reads them).
     private func storedEntries() throws -> [EntryPlan.Stored] {
-        let s = try db.prepare("SELECT s.fid, coalesce(s.base_key, s.key), \(Self.columns) FROM stations s ORDER BY s.fid")
+        let s = try db.prepare("SELECT s.fid, coalesce(s.base_key, s.key), \(StationColumns.selectList) FROM stations s ORDER BY s.fid")
         var out: [EntryPlan.Stored] = []
         while try s.step() {
-            let st = Self.station(from: s, offset: 2)
+            let st = StationColumns.decode(s, offset: 2)
             out.append(EntryPlan.Stored(fid: s.int64(0), key: st.key, baseKey: s.text(1), station: st))
         }
         return out

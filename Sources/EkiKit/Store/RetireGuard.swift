@@ -33,7 +33,11 @@ private extension Double {
     func formatted() -> String { self == rounded() ? String(Int(self)) : String(self) }
 }
 
-extension StationStore {
+/// The counts an import compares before and after it writes, to refuse one that would retire
+/// more than a share of a dataset (`RetireLimitError`).
+struct RetireGuard {
+    let db: Database
+
     /// The open (not retired) entries holding rows of each of `datasets`, by fid.
     func unretiredEntries(of datasets: [String]) throws -> [String: Set<Int64>] {
         var out: [String: Set<Int64>] = [:]

@@ -1,8 +1,8 @@
 import EkiSQLite
 import Foundation
 
-/// Station search by name, reading, romaji, line or operator.
-extension StationStore {
+/// Station search by name, reading, romaji, line or operator (`store.search`).
+extension SearchIndex {
     /// Entries whose name, reading, romanized name, line or operator matches `query`.
     ///
     /// The query and the data are folded alike (`SearchFold`): おだわら, オダワラ, ｵﾀﾞﾜﾗ and
@@ -15,19 +15,24 @@ extension StationStore {
     /// line or operator; then nearest first (geodesic, WGS84) when `options.near` is given, else
     /// by reading (folded; the name where there is no reading); ties by key.
     /// - Returns: at most `options.limit` hits.
+    ///
+    /// ```swift
+    /// let hits = try store.search.stations(matching: "おだわら")                    // 小田原 first
+    /// let near = try store.search.stations(matching: "中央", options: SearchOptions(near: here, limit: 5))
+    /// ```
     /// - Throws: `SearchError.invalidLimit` for a limit below 1, `SearchError.indexMissing` for a
     ///   database written before search existed and opened read-only, `SQLiteError`.
-    public func search(_ query: String, options: SearchOptions = SearchOptions()) throws -> [SearchHit] {
-        try search(query, options: options, caps: SearchRun.Caps())
+    public func stations(matching query: String, options: SearchOptions = SearchOptions()) throws -> [SearchHit] {
+        try stations(matching: query, options: options, caps: SearchRun.Caps())
     }
 
-    /// `search` with the plan thresholds given (tests force each plan with them).
-    func search(_ query: String, options: SearchOptions, caps: SearchRun.Caps) throws -> [SearchHit] {
+    /// `stations(matching:options:)` with the plan thresholds given (tests force each plan with them).
+    func stations(matching query: String, options: SearchOptions, caps: SearchRun.Caps) throws -> [SearchHit] {
         if let l = options.limit, l < 1 { throw SearchError.invalidLimit(l) }
-        guard hasSearchIndex else { throw SearchError.indexMissing(db.path) }
+        guard exists else { throw SearchError.indexMissing(db.path) }
         let q = SearchQuery(query, scope: options.by)
         guard !q.fields.isEmpty else { return [] }
-        var run = SearchRun(store: self, options: options, caps: caps)
+        var run = SearchRun(index: self, options: options, caps: caps)
         return try run.execute(q)
     }
 }
@@ -65,21 +70,22 @@ struct SearchRun {
         var scanBudget = 50
     }
 
-    let store: StationStore
+    let index: SearchIndex
     let options: SearchOptions
     let caps: Caps
     var found = Set<Int64>()
     var hits: [(Candidate, SearchQuery.Tier, [SearchQuery.FieldQuery])] = []
-    private var boxCount: Int? = nil
+    /// The entries of `options.bbox` (that may count), once a rank asks.
+    private var boxHits: [StationHit]? = nil
     private var entryEstimate: Int? = nil
 
-    init(store: StationStore, options: SearchOptions, caps: Caps) {
-        self.store = store
+    init(index: SearchIndex, options: SearchOptions, caps: Caps) {
+        self.index = index
         self.options = options
         self.caps = caps
     }
 
-    var db: Database { store.db }
+    var db: Database { index.db }
 
     mutating func execute(_ q: SearchQuery) throws -> [SearchHit] {
         let own = q.fields.filter { [.name, .reading, .romaji].contains($0.field) }
@@ -96,7 +102,7 @@ struct SearchRun {
             }
         }
         return try hits.map { c, tier, group in
-            let station = try store.station(fid: c.fid)
+            let station = try index.entries.station(fid: c.fid)
             let framed = try framedForms(c.fid)
             let field = group.first { SearchQuery.matches(tier, $0, framed: framed[$0.field] ?? "") } ?? group[0]
             return SearchHit(station: station, field: field.field, isExact: tier == .exact,
@@ -118,14 +124,10 @@ struct SearchRun {
             return try allFromPostings(terms, params, near: near, need: need)
         }
         if let box = options.bbox {
-            if boxCount == nil {
-                boxCount = Int(try scalar("""
-                    SELECT count(*) FROM (SELECT 1 FROM rtree_stations_geom WHERE minx <= ?3 AND maxx >= ?1 AND miny <= ?4 AND maxy >= ?2 LIMIT ?5)
-                    """, [.double(box.minLon), .double(box.minLat), .double(box.maxLon), .double(box.maxLat), .int(Int64(caps.boxScan + 1))]) ?? 0)
-            }
-            let cap = min(boxCount!, caps.postings ?? Int.max)
-            if boxCount! <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
-                return try inBox(box, test: test, params: testParams).sorted { $0.sid < $1.sid }
+            if boxHits == nil { boxHits = try index.spatial.hits(in: box, includeClosed: options.includeClosed) }
+            let cap = min(boxHits!.count, caps.postings ?? Int.max)
+            if boxHits!.count <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
+                return try passing(boxHits!, test: test, params: testParams).sorted { $0.sid < $1.sid }
             }
         }
         // A common single character inside fields (ん, 山, a) matches thousands of terms whose
@@ -224,47 +226,43 @@ struct SearchRun {
         return max(256, Int((Double(entryEstimate!) * Double(need + found.count)).squareRoot()))
     }
 
-    /// Entries inside `box` passing `test` (not yet found), unordered.
-    private func inBox(_ box: BoundingBox, test: String, params: [SQLValue]) throws -> [Candidate] {
-        let n = params.count
+    /// The entries of `hits` passing `test` (not yet found), unordered.
+    private func passing(_ hits: [StationHit], test: String, params: [SQLValue]) throws -> [Candidate] {
+        let fids = "[" + hits.lazy.filter { !found.contains($0.fid) }.map { String($0.fid) }.joined(separator: ",") + "]"
         let s = try db.cached("""
-            SELECT e.fid, e.sid, e.lon, e.lat FROM rtree_stations_geom r CROSS JOIN search_entry e ON e.fid = r.id
-            WHERE r.minx <= ?\(n + 3) AND r.maxx >= ?\(n + 1) AND r.miny <= ?\(n + 4) AND r.maxy >= ?\(n + 2)
-              AND e.lon >= ?\(n + 1) AND e.lat >= ?\(n + 2) AND e.lon <= ?\(n + 3) AND e.lat <= ?\(n + 4) AND \(test)
+            SELECT e.fid, e.sid, e.lon, e.lat FROM search_entry e
+            WHERE e.fid IN (SELECT value FROM json_each(?\(params.count + 1))) AND \(test)
             """)
-        try s.bind(params + [.double(box.minLon), .double(box.minLat), .double(box.maxLon), .double(box.maxLat)])
+        try s.bind(params + [.text(fids)])
         defer { s.reset() }
         var out: [Candidate] = []
-        while try s.step() {
-            if found.contains(s.int64(0)) { continue }
-            out.append(Candidate(fid: s.int64(0), sid: s.int64(1), lon: s.double(2), lat: s.double(3)))
-        }
+        while try s.step() { out.append(Candidate(fid: s.int64(0), sid: s.int64(1), lon: s.double(2), lat: s.double(3))) }
         return out
     }
 
-    /// The `need` nearest entries passing `test` (inside `options.bbox` when given): the
-    /// expanding search: a box provably holding every point within radius r (`BoundingBox(enclosing:radius:)`),
-    /// r from 2 km, ×4 until enough lie within it.
+    /// The `need` nearest entries passing `test` (inside `options.bbox` when given), nearest
+    /// first, ties in result order: the spatial index's nearest-first search, each entry it
+    /// meets tested, asked for more until the `need`-th distance is not tied with the next.
     private func nearest(_ p: Coordinate, test: String, params: [SQLValue], need: Int) throws -> [Candidate] {
-        var radius = 2_000.0
+        let s = try db.cached("SELECT e.sid FROM search_entry e WHERE e.fid = ?\(params.count + 1) AND \(test)")
+        var sids: [Int64: Int64] = [:]
+        let admits = { (h: StationHit) throws -> Bool in
+            guard !self.found.contains(h.fid), self.options.bbox?.contains(h.coordinate) ?? true else { return false }
+            if sids[h.fid] != nil { return true }
+            try s.bind(params + [.int(h.fid)])
+            defer { s.reset() }
+            guard try s.step() else { return false }
+            sids[h.fid] = s.int64(0)
+            return true
+        }
+        var k = need
         while true {
-            var box = BoundingBox(enclosing: p, radius: radius)
-            var complete = box.minLon <= -180 && box.maxLon >= 180 && box.minLat <= -90 && box.maxLat >= 90
-            if let b = options.bbox {
-                complete = complete || (box.minLon <= b.minLon && box.maxLon >= b.maxLon && box.minLat <= b.minLat && box.maxLat >= b.maxLat)
-                box = BoundingBox(minLon: max(box.minLon, b.minLon), minLat: max(box.minLat, b.minLat),
-                                  maxLon: min(box.maxLon, b.maxLon), maxLat: min(box.maxLat, b.maxLat))
+            let hits = try index.spatial.nearestHits(to: p, k: k, includeClosed: options.includeClosed, where: admits)
+            if hits.count < k || hits[k - 1].distance > hits[need - 1].distance || k == Int.max {
+                let rows = hits.map { Candidate(fid: $0.fid, sid: sids[$0.fid]!, lon: $0.coordinate.lon, lat: $0.coordinate.lat, distance: $0.distance) }
+                return Array(sortByDistance(rows).prefix(need))
             }
-            var within: [Candidate] = []
-            if box.minLon <= box.maxLon && box.minLat <= box.maxLat {
-                for var c in try inBox(box, test: test, params: params) {
-                    let d = try Geodesic.distance(lat1: p.lat, lon1: p.lon, lat2: c.lat, lon2: c.lon)
-                    c.distance = d
-                    if d <= radius || complete { within.append(c) }
-                }
-            }
-            if within.count >= need || complete { return Array(sortByDistance(within).prefix(need)) }
-            radius *= 4
+            k = k > Int.max / 2 ? Int.max : k * 2
         }
     }
 

@@ -1,0 +1,102 @@
+import EkiSQLite
+
+/// The columns of the `stations` feature table as the store reads and writes them, declared
+/// once: the SELECT list, the decoding into a `Station`, the INSERT and UPDATE statements and
+/// their binding all come from `columns`. Adding a column to the entries is one declaration
+/// here (plus the migration step that adds it to older files).
+///
+/// `fid` (the row id) is not among them: statements that need it select or bind it themselves.
+package enum StationColumns {
+    /// One column: its name in `stations`, the expression selected for it (from `stations s`),
+    /// how its value goes into a `Station`, and how a `Station` (with its base key) gives the
+    /// value written; nil for values that are not stored in `stations` itself.
+    package struct Column: Sendable {
+        let name: String
+        let select: String
+        let decode: @Sendable (Statement, Int32, inout Station) -> Void
+        let encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?
+
+        init(_ name: String, select: String? = nil,
+             decode: @escaping @Sendable (Statement, Int32, inout Station) -> Void,
+             encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?) {
+            self.name = name
+            self.select = select ?? "s.\(name)"
+            self.decode = decode
+            self.encode = encode
+        }
+    }
+
+    /// Every column read or written for an entry. `geom` is written (the GeoPackage point
+    /// blob) but read back through `lon` and `lat`; the entry's sources are read from
+    /// `station_sources` (a range of its B-tree) as a JSON array of `dataset:id`; `base_key` is
+    /// NULL when it equals the key and `kind` NULL for a regular stop (schema version 8).
+    package static let columns: [Column] = [
+        Column("geom", select: "NULL", decode: { _, _, _ in },
+               encode: { s, _ in .blob(GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat)) }),
+        Column("key", decode: { r, i, s in s.key = r.text(i) }, encode: { s, _ in .text(s.key) }),
+        Column("base_key", select: "NULL", decode: { _, _, _ in }, encode: { s, base in base == s.key ? .null : .text(base) }),
+        Column("name", decode: { r, i, s in s.name = r.text(i) }, encode: { s, _ in .text(s.name) }),
+        Column("reading", decode: { r, i, s in s.reading = r.optionalText(i) }, encode: { s, _ in optional(s.reading) }),
+        Column("latin_name", decode: { r, i, s in s.latinName = r.optionalText(i) }, encode: { s, _ in optional(s.latinName) }),
+        Column("operator", decode: { r, i, s in s.operatorName = r.optionalText(i) }, encode: { s, _ in optional(s.operatorName) }),
+        Column("operator_ref", decode: { r, i, s in s.operatorRef = r.optionalText(i) }, encode: { s, _ in optional(s.operatorRef) }),
+        Column("operator_id", decode: { r, i, s in s.operatorID = r.text(i) }, encode: { s, _ in .text(s.operatorID) }),
+        Column("class", decode: { r, i, s in s.serviceClass = ServiceClass(rawValue: r.text(i)) ?? .conventional },
+               encode: { s, _ in .text(s.serviceClass.rawValue) }),
+        Column("lines", decode: { r, i, s in s.lines = JSONText.decodeStrings(r.text(i)) },
+               encode: { s, _ in .text(JSONText.encodeStrings(s.lines)) }),
+        Column("prefecture", decode: { r, i, s in s.prefecture = r.optionalText(i) }, encode: { s, _ in optional(s.prefecture) }),
+        Column("open", decode: { r, i, s in s.isOpen = r.int64(i) != 0 }, encode: { s, _ in .int(s.isOpen ? 1 : 0) }),
+        Column("lon", decode: { r, i, s in s.coordinate.lon = r.double(i) }, encode: { s, _ in .double(s.coordinate.lon) }),
+        Column("lat", decode: { r, i, s in s.coordinate.lat = r.double(i) }, encode: { s, _ in .double(s.coordinate.lat) }),
+        Column("former_names", decode: { r, i, s in s.formerNames = JSONText.decodeStrings(r.text(i)) },
+               encode: { s, _ in .text(JSONText.encodeStrings(s.formerNames)) }),
+        Column("retired", decode: { r, i, s in s.retired = r.optionalText(i) }, encode: { s, _ in optional(s.retired) }),
+        Column("kind", decode: { r, i, s in s.kind = r.isNull(i) ? .regular : StationKind(rawValue: r.text(i)) ?? .regular },
+               encode: { s, _ in s.kind == .regular ? .null : .text(s.kind.rawValue) }),
+        Column("sources", select: "(SELECT json_group_array(src_.dataset || ':' || src_.source_id) FROM station_sources src_ WHERE src_.station_fid = s.fid)",
+               decode: { r, i, s in
+                   s.sources = JSONText.decodeStrings(r.text(i)).map { ref in
+                       let parts = ref.split(separator: ":", maxSplits: 1)
+                       return SourceRef(dataset: String(parts[0]), id: parts.count > 1 ? String(parts[1]) : "")
+                   }.sorted()
+               }, encode: nil),
+    ]
+
+    private static func optional(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
+
+    /// The columns read back (those whose select is not NULL).
+    private static let read = columns.filter { $0.select != "NULL" }
+    private static let written = columns.filter { $0.encode != nil }
+
+    /// The SELECT list for `stations s` that `decode` reads (`read.count` columns).
+    package static let selectList = read.map(\.select).joined(separator: ", ")
+    /// How many result columns `selectList` has.
+    package static let count = Int32(read.count)
+
+    /// The entry in the columns of `selectList`, starting at result column `offset`.
+    package static func decode(_ row: Statement, offset: Int32 = 0) -> Station {
+        var s = Station(key: "", name: "", reading: nil, latinName: nil, operatorName: nil, operatorRef: nil,
+                        serviceClass: .conventional, lines: [], prefecture: nil, coordinate: Coordinate(lat: 0, lon: 0),
+                        sources: [], isOpen: false)
+        for (i, c) in read.enumerated() { c.decode(row, offset + Int32(i), &s) }
+        return s
+    }
+
+    /// `INSERT INTO stations (…) VALUES (?, …)` over the written columns.
+    package static let insertSQL = "INSERT INTO stations (\(written.map(\.name).joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: written.count).joined(separator: ",") + ")"
+    /// `UPDATE stations SET … WHERE fid = ?`: the written columns, then the fid (`bindFid`).
+    package static let updateSQL = "UPDATE stations SET " + written.map { "\($0.name) = ?" }.joined(separator: ", ") + " WHERE fid = ?"
+
+    /// Binds the entry's values to `insertSQL` or `updateSQL` (with `baseKey`, the key the entry
+    /// was first given before any place qualifier).
+    package static func bind(_ s: Station, baseKey: String, to st: Statement) throws {
+        for (i, c) in written.enumerated() { try st.bind(c.encode!(s, baseKey), at: Int32(i + 1)) }
+    }
+
+    /// Binds the fid of `updateSQL`'s WHERE.
+    package static func bindFid(_ fid: Int64, to st: Statement) {
+        st.bind(fid, at: Int32(written.count + 1))
+    }
+}

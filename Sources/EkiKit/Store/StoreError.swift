@@ -1,0 +1,58 @@
+import EkiSQLite
+
+/// Errors about the database file itself, and what the store finds wrong inside it.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    case missing(String)
+    /// The path is a folder.
+    case isDirectory(String)
+    /// The file is not an SQLite database at all (a text file, an image).
+    case notADatabase(String)
+    case notAStationDatabase(String)
+    case schemaVersion(String, found: Int, expected: Int)
+    /// A row the store itself wrote is missing (the `fid` of a stations row).
+    case noEntry(fid: Int64)
+    /// An R-tree node has a size the store does not read.
+    case unexpectedRTreeNode(table: String, size: Int)
+    /// An R-tree node is missing or cannot be decoded (`problem`: "is missing", "is too short").
+    case corruptRTree(table: String, node: Int64, problem: String)
+    /// A read-only open of a file whose write-ahead log needs recovering, without the right
+    /// to write beside it.
+    case interruptedWrite(String)
+    /// Another connection was writing the file for the whole wait (seconds).
+    case writerBusy(String, waited: Double)
+
+    public var description: String {
+        switch self {
+        case .missing(let p): return "no station database at \(p) (build one with `eki import`)"
+        case .isDirectory(let p): return "\(p) is a directory"
+        case .notADatabase(let p): return "\(p) is not an EkiKit database"
+        case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
+        case .schemaVersion(let p, let found, let expected) where found >= 2 && found < expected:
+            // Older files are upgraded in place (`Schema.migrate`) by any open that may write.
+            return "\(p) has schema version \(found), older than this eki's \(expected); read-only commands do not change it: the next `eki import --db \(p) …` upgrades it in place, keeping its entries"
+        case .schemaVersion(let p, let found, let expected):
+            return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
+        case .noEntry(let fid): return "no station with fid \(fid)"
+        case .unexpectedRTreeNode(let table, let size): return "\(table): unexpected R*Tree node size \(size)"
+        case .corruptRTree(let table, let node, let problem): return "\(table): node \(node) \(problem)"
+        case .interruptedWrite(let p):
+            return "\(p) was left mid-write by a command that stopped; its last changes are recovered by the next command that may write \(p) and its folder: run `eki info --db \(p)` once as that user"
+        case .writerBusy(let p, let waited):
+            return "another import is running on \(p): waited \(String(format: "%g", waited)) s for it to finish; nothing was written, run this again when it has"
+        }
+    }
+}
+
+extension Database {
+    /// Runs `body` in a write transaction. Only one connection writes at a time: when another
+    /// holds the write lock, the begin waits `busyTimeout` seconds for it to finish.
+    /// - Throws: `StoreError.writerBusy` when the wait ran out (nothing was written); the
+    ///   body's error.
+    package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try transaction(body)
+        } catch let e as SQLiteError where e.code & 0xFF == 5 && e.sql?.hasPrefix("BEGIN") == true {  // SQLITE_BUSY
+            throw StoreError.writerBusy(path, waited: busyTimeout)
+        }
+    }
+}
