@@ -1,7 +1,7 @@
 import CSQLite
 
 /// A value to bind to a statement parameter.
-public enum SQLValue: Sendable {
+public enum SQLValue: Sendable, Equatable {
     case int(Int64)
     case double(Double)
     case text(String)
@@ -22,6 +22,13 @@ public final class Statement {
             throw SQLiteError(code: rc, message: db.lastErrorMessage, sql: sql)
         }
         handle = stmt
+        self.db = db
+        self.sql = sql
+    }
+
+    /// Takes ownership of `handle`, prepared on `db` from `sql`.
+    init(db: Database, handle: OpaquePointer, sql: String) {
+        self.handle = handle
         self.db = db
         self.sql = sql
     }

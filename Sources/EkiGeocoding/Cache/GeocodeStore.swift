@@ -56,9 +56,8 @@ final class GeocodeStore: RequestSpacing {
     /// or unreadable.
     func cached(_ key: String, ttl: Double) throws(GeocodingError) -> [GeocodeCandidate]? {
         let row: (json: String, storedAt: Double)? = try sql {
-            let s = try db.cached("SELECT candidates, stored_at FROM geocode_cache WHERE key = ?1")
+            let s = try db.cached(sql: "SELECT candidates, stored_at FROM geocode_cache WHERE key = \(key)")
             defer { s.reset() }          // release the read lock other processes' writes wait for
-            try s.bind([.text(key)])
             return try s.step() ? (s.text(0), s.double(1)) : nil
         }
         guard let row, Date().timeIntervalSince1970 - row.storedAt <= ttl else { return nil }
@@ -71,9 +70,10 @@ final class GeocodeStore: RequestSpacing {
         let now = Date().timeIntervalSince1970
         try sql {
             try db.transaction {
-                try db.cached("INSERT OR REPLACE INTO geocode_cache(key, candidates, stored_at) VALUES (?1, ?2, ?3)")
-                    .run([.text(key), .text(String(decoding: data, as: UTF8.self)), .double(now)])
-                try db.cached("DELETE FROM geocode_cache WHERE stored_at < ?1").run([.double(now - ttl)])
+                let json = String(decoding: data, as: UTF8.self)
+                try db.cached(sql: "INSERT OR REPLACE INTO geocode_cache(key, candidates, stored_at) VALUES (\(key), \(json), \(now))")
+                    .runBound()
+                try db.cached(sql: "DELETE FROM geocode_cache WHERE stored_at < \(now - ttl)").runBound()
             }
         }
     }
@@ -87,8 +87,7 @@ final class GeocodeStore: RequestSpacing {
         let slot: Double = try sql {
             try db.transaction {
                 let now = Date().timeIntervalSince1970
-                let s = try db.cached("SELECT last_request FROM request_spacing WHERE key = ?1")
-                try s.bind([.text(key)])
+                let s = try db.cached(sql: "SELECT last_request FROM request_spacing WHERE key = \(key)")
                 var slot = now
                 if try s.step(), !s.isNull(0) {
                     var last = s.double(0)
@@ -96,8 +95,8 @@ final class GeocodeStore: RequestSpacing {
                     slot = max(now, last + interval + Self.spacingMargin)
                 }
                 s.reset()
-                try db.cached("INSERT OR REPLACE INTO request_spacing(key, last_request) VALUES (?1, ?2)")
-                    .run([.text(key), .double(slot)])
+                try db.cached(sql: "INSERT OR REPLACE INTO request_spacing(key, last_request) VALUES (\(key), \(slot))")
+                    .runBound()
                 return slot
             }
         }
@@ -109,8 +108,9 @@ final class GeocodeStore: RequestSpacing {
     /// slow answer does not let the next request follow it too closely. Best effort.
     func finished(_ key: String) {
         _ = try? db.transaction {
-            try db.cached("UPDATE request_spacing SET last_request = max(last_request, ?2) WHERE key = ?1")
-                .run([.text(key), .double(Date().timeIntervalSince1970)])
+            let now = Date().timeIntervalSince1970
+            try db.cached(sql: "UPDATE request_spacing SET last_request = max(last_request, \(now)) WHERE key = \(key)")
+                .runBound()
         }
     }
 

@@ -70,7 +70,7 @@ public final class StationStore {
             if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
             hasStations = try db.scalarInt(
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
-        } catch let e as SQLiteError where e.code & 0xFF == 26 {      // SQLITE_NOTADB
+        } catch let e as SQLiteError where e.primary == .notADatabase {
             throw StoreError.notADatabase(path)
         } catch let e as SQLiteError where readOnly && Self.leftMidWrite(path, e) {
             throw StoreError.interruptedWrite(path)
@@ -92,7 +92,7 @@ public final class StationStore {
     /// (SQLITE_READONLY or SQLITE_CANTOPEN families). A connection that may write recovers it
     /// on its first read, read-only or not.
     private static func leftMidWrite(_ path: String, _ e: SQLiteError) -> Bool {
-        guard [8, 14].contains(e.code & 0xFF) else { return false }      // READONLY, CANTOPEN
+        guard [.readOnly, .cantOpen].contains(e.primary) else { return false }
         let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
         return size > 0
     }

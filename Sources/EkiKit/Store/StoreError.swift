@@ -51,7 +51,7 @@ extension Database {
     package func writeTransaction<T>(_ body: () throws -> T) throws -> T {
         do {
             return try transaction(body)
-        } catch let e as SQLiteError where e.code & 0xFF == 5 && e.sql?.hasPrefix("BEGIN") == true {  // SQLITE_BUSY
+        } catch let e as SQLiteError where e.primary == .busy && e.sql?.hasPrefix("BEGIN") == true {
             throw StoreError.writerBusy(path, waited: busyTimeout)
         }
     }
