@@ -112,44 +112,41 @@ struct SearchRun {
 
     /// The first `need` entries (not yet found) matching at this rank, in result order.
     private mutating func rank(_ tier: SearchQuery.Tier, _ group: [SearchQuery.FieldQuery], need: Int) throws -> [Candidate] {
-        var params: [SQLValue] = []
-        let terms = group.map { SearchQuery.termSelect(tier, $0, &params) }.joined(separator: " UNION ALL ")
-        var testParams: [SQLValue] = [.int(options.includeClosed ? 1 : 0)]
-        let test = "(?1 OR e.open = 1) AND (" + group.map { SearchQuery.entryTest(tier, $0, &testParams) }.joined(separator: " OR ") + ")"
+        let terms = SQL.joined(group.map { SearchQuery.termSelect(tier, $0) }, separator: " UNION ALL ")
+        let test: SQL = "(\(options.includeClosed) OR e.open = 1) AND (\(sql: SQL.joined(group.map { SearchQuery.entryTest(tier, $0) }, separator: " OR ")))"
         if let near = options.near {
             let cap = try postingCap(need: need)
-            if try postingCount(terms, params, cap: cap) > cap {
-                return try nearest(near, test: test, params: testParams, need: need)
+            if try postingCount(terms, cap: cap) > cap {
+                return try nearest(near, test: test, need: need)
             }
-            return try allFromPostings(terms, params, near: near, need: need)
+            return try allFromPostings(terms, near: near, need: need)
         }
         if let box = options.bbox {
             if boxHits == nil { boxHits = try index.spatial.hits(in: box, includeClosed: options.includeClosed) }
             let cap = min(boxHits!.count, caps.postings ?? Int.max)
-            if boxHits!.count <= caps.boxScan, try postingCount(terms, params, cap: cap) > cap {
-                return try passing(boxHits!, test: test, params: testParams).sorted { $0.sid < $1.sid }
+            if boxHits!.count <= caps.boxScan, try postingCount(terms, cap: cap) > cap {
+                return try passing(boxHits!, test: test).sorted { $0.sid < $1.sid }
             }
         }
         // A common single character inside fields (ん, 山, a) matches thousands of terms whose
         // postings lie all through the sort order: testing entries in that order finds the
         // first ones sooner than reading every posting.
         if tier == .partial, need < Int.max, options.bbox == nil, group.allSatisfy({ $0.base.unicodeScalars.count == 1 }),
-           try postingCount(terms, params, cap: caps.scanAbove) > caps.scanAbove,
-           let c = try scanInOrder(test: test, params: testParams, need: need) {
+           try postingCount(terms, cap: caps.scanAbove) > caps.scanAbove,
+           let c = try scanInOrder(test: test, need: need) {
             return c
         }
-        return try firstFromPostings(terms, params, need: need)
+        return try firstFromPostings(terms, need: need)
     }
 
     /// The first `need` entries passing `test`, testing entries in result order, at most
     /// `Caps.scanBudget` of them; nil when those did not hold `need` matches.
-    private func scanInOrder(test: String, params: [SQLValue], need: Int) throws -> [Candidate]? {
+    private func scanInOrder(test: SQL, need: Int) throws -> [Candidate]? {
         let budget = caps.scanBudget * (need + found.count)
-        let s = try db.cached("""
+        let s = try db.cached(sql: """
             SELECT e.fid, e.sid FROM (SELECT * FROM search_entry INDEXED BY search_entry_sid ORDER BY sid
-              LIMIT ?\(params.count + 1)) e WHERE \(test) LIMIT ?\(params.count + 2)
+              LIMIT \(budget)) e WHERE \(sql: test) LIMIT \(need + found.count)
             """)
-        try s.bind(params + [.int(Int64(budget)), .int(Int64(need + found.count))])
         defer { s.reset() }
         var out: [Candidate] = []
         while try s.step() {
@@ -161,23 +158,21 @@ struct SearchRun {
     /// The first `need` matches in result order from the postings, which are ordered by sort
     /// id: SQLite keeps the first rows of all the terms' postings in sid order; an entry
     /// matching through several terms comes more than once, so fetch more until `need` differ.
-    private func firstFromPostings(_ terms: String, _ params: [SQLValue], need: Int) throws -> [Candidate] {
-        var p = params + [.int(options.includeClosed ? 1 : 0), .text("[" + found.map(String.init).joined(separator: ",") + "]")]
-        var filter = "(?\(params.count + 1) OR p.open = 1) AND p.fid NOT IN (SELECT value FROM json_each(?\(params.count + 2)))"
-        var join = ""
+    private func firstFromPostings(_ terms: SQL, need: Int) throws -> [Candidate] {
+        var filter: SQL = """
+            (\(options.includeClosed) OR p.open = 1) AND p.fid NOT IN (SELECT value FROM json_each(\("[" + found.map(String.init).joined(separator: ",") + "]")))
+            """
+        var join: SQL = ""
         if let b = options.bbox {
             join = "CROSS JOIN search_entry e ON e.fid = p.fid"
-            p += [.double(b.minLon), .double(b.minLat), .double(b.maxLon), .double(b.maxLat)]
-            let n = p.count
-            filter += " AND e.lon >= ?\(n - 3) AND e.lat >= ?\(n - 2) AND e.lon <= ?\(n - 1) AND e.lat <= ?\(n)"
+            filter.append(" AND e.lon >= \(b.minLon) AND e.lat >= \(b.minLat) AND e.lon <= \(b.maxLon) AND e.lat <= \(b.maxLat)")
         }
-        let s = try db.cached("""
-            SELECT p.fid FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id \(join)
-            WHERE \(filter) ORDER BY p.sid LIMIT ?\(p.count + 1)
-            """)
         var limit = need == Int.max ? -1 : max(need, 16)
         while true {
-            try s.bind(p + [.int(Int64(limit))])
+            let s = try db.cached(sql: """
+                SELECT p.fid FROM (\(sql: terms)) m CROSS JOIN search_posting p ON p.term_id = m.id \(sql: join)
+                WHERE \(sql: filter) ORDER BY p.sid LIMIT \(limit)
+                """)
             var out: [Candidate] = []
             var seen = Set<Int64>(), read = 0
             while try s.step() {
@@ -191,12 +186,11 @@ struct SearchRun {
     }
 
     /// Every match of a rank with its point, nearest first (`near`) — for ranks with few postings.
-    private func allFromPostings(_ terms: String, _ params: [SQLValue], near p: Coordinate, need: Int) throws -> [Candidate] {
-        let s = try db.cached("""
-            SELECT p.fid, p.sid, e.lon, e.lat FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id
-            CROSS JOIN search_entry e ON e.fid = p.fid WHERE (?\(params.count + 1) OR p.open = 1)
+    private func allFromPostings(_ terms: SQL, near p: Coordinate, need: Int) throws -> [Candidate] {
+        let s = try db.cached(sql: """
+            SELECT p.fid, p.sid, e.lon, e.lat FROM (\(sql: terms)) m CROSS JOIN search_posting p ON p.term_id = m.id
+            CROSS JOIN search_entry e ON e.fid = p.fid WHERE (\(options.includeClosed) OR p.open = 1)
             """)
-        try s.bind(params + [.int(options.includeClosed ? 1 : 0)])
         defer { s.reset() }
         var rows: [Candidate] = []
         var seen = Set<Int64>()
@@ -211,29 +205,28 @@ struct SearchRun {
     }
 
     /// The number of postings of a rank's terms, counted up to `cap + 1`.
-    private func postingCount(_ terms: String, _ params: [SQLValue], cap: Int) throws -> Int {
+    private func postingCount(_ terms: SQL, cap: Int) throws -> Int {
         if cap == Int.max { return 0 }
         return Int(try scalar("""
-            SELECT count(*) FROM (SELECT 1 FROM (\(terms)) m CROSS JOIN search_posting p ON p.term_id = m.id LIMIT ?\(params.count + 1))
-            """, params + [.int(Int64(cap + 1))]) ?? 0)
+            SELECT count(*) FROM (SELECT 1 FROM (\(sql: terms)) m CROSS JOIN search_posting p ON p.term_id = m.id LIMIT \(cap + 1))
+            """) ?? 0)
     }
 
     /// See `Caps.postings`.
     private mutating func postingCap(need: Int) throws -> Int {
         if let fixed = caps.postings { return fixed }
         if need == Int.max { return Int.max }
-        if entryEstimate == nil { entryEstimate = Int(try scalar("SELECT max(fid) FROM search_entry", []) ?? 0) }
+        if entryEstimate == nil { entryEstimate = Int(try scalar("SELECT max(fid) FROM search_entry") ?? 0) }
         return max(256, Int((Double(entryEstimate!) * Double(need + found.count)).squareRoot()))
     }
 
     /// The entries of `hits` passing `test` (not yet found), unordered.
-    private func passing(_ hits: [StationHit], test: String, params: [SQLValue]) throws -> [Candidate] {
+    private func passing(_ hits: [StationHit], test: SQL) throws -> [Candidate] {
         let fids = "[" + hits.lazy.filter { !found.contains($0.fid) }.map { String($0.fid) }.joined(separator: ",") + "]"
-        let s = try db.cached("""
+        let s = try db.cached(sql: """
             SELECT e.fid, e.sid, e.lon, e.lat FROM search_entry e
-            WHERE e.fid IN (SELECT value FROM json_each(?\(params.count + 1))) AND \(test)
+            WHERE e.fid IN (SELECT value FROM json_each(\(fids))) AND \(sql: test)
             """)
-        try s.bind(params + [.text(fids)])
         defer { s.reset() }
         var out: [Candidate] = []
         while try s.step() { out.append(Candidate(fid: s.int64(0), sid: s.int64(1), lon: s.double(2), lat: s.double(3))) }
@@ -243,13 +236,12 @@ struct SearchRun {
     /// The `need` nearest entries passing `test` (inside `options.bbox` when given), nearest
     /// first, ties in result order: the spatial index's nearest-first search, each entry it
     /// meets tested, asked for more until the `need`-th distance is not tied with the next.
-    private func nearest(_ p: Coordinate, test: String, params: [SQLValue], need: Int) throws -> [Candidate] {
-        let s = try db.cached("SELECT e.sid FROM search_entry e WHERE e.fid = ?\(params.count + 1) AND \(test)")
+    private func nearest(_ p: Coordinate, test: SQL, need: Int) throws -> [Candidate] {
         var sids: [Int64: Int64] = [:]
         let admits = { (h: StationHit) throws -> Bool in
             guard !self.found.contains(h.fid), self.options.bbox?.contains(h.coordinate) ?? true else { return false }
             if sids[h.fid] != nil { return true }
-            try s.bind(params + [.int(h.fid)])
+            let s = try self.db.cached(sql: "SELECT e.sid FROM search_entry e WHERE e.fid = \(h.fid) AND \(sql: test)")
             defer { s.reset() }
             guard try s.step() else { return false }
             sids[h.fid] = s.int64(0)
@@ -274,17 +266,15 @@ struct SearchRun {
     static func before(_ a: String, _ b: String) -> Bool { utf8Less(a, b) }
 
     /// The first column of the first row of `sql` (a cached statement).
-    private func scalar(_ sql: String, _ params: [SQLValue]) throws -> Int64? {
-        let s = try db.cached(sql)
-        try s.bind(params)
+    private func scalar(_ sql: SQL) throws -> Int64? {
+        let s = try db.cached(sql: sql)
         defer { s.reset() }
         return try s.step() && !s.isNull(0) ? s.int64(0) : nil
     }
 
     /// The framed forms of each field of one entry.
     private func framedForms(_ fid: Int64) throws -> [SearchField: String] {
-        let s = try db.cached("SELECT name_h, reading_h, romaji_h, line_h, operator_h FROM search_entry WHERE fid = ?")
-        try s.bind([.int(fid)])
+        let s = try db.cached(sql: "SELECT name_h, reading_h, romaji_h, line_h, operator_h FROM search_entry WHERE fid = \(fid)")
         defer { s.reset() }
         guard try s.step() else { return [:] }
         return [.name: s.text(0), .reading: s.text(1), .romaji: s.text(2), .line: s.text(3), .operator: s.text(4)]

@@ -53,39 +53,40 @@ struct SearchQuery {
         fields = out
     }
 
-    /// A `SELECT` of the ids of the terms of `q.field` that match at `tier` and no better,
-    /// appending its parameters to `params`.
-    static func termSelect(_ tier: Tier, _ q: FieldQuery, _ params: inout [SQLValue]) -> String {
-        func p(_ v: String) -> String { params.append(.text(v)); return "?\(params.count)" }
+    /// A `SELECT` of the ids of the terms of `q.field` that match at `tier` and no better
+    /// (every value bound).
+    static func termSelect(_ tier: Tier, _ q: FieldQuery) -> SQL {
         let code = SearchIndex.code(q.field)
         switch tier {
         case .exact:
-            return "SELECT id FROM search_term WHERE field = \(code) AND form IN (\(p(q.base)), \(p(q.full)))"
+            return "SELECT id FROM search_term WHERE field = \(code) AND form IN (\(q.base), \(q.full))"
         case .prefix:
-            return "SELECT id FROM search_term WHERE field = \(code) AND form > \(p(q.base)) AND form < \(p(q.base + "\u{10FFFF}")) AND form <> \(p(q.full))"
+            return "SELECT id FROM search_term WHERE field = \(code) AND form > \(q.base) AND form < \(q.base + "\u{10FFFF}") AND form <> \(q.full)"
         case .partial:
-            let b = p(q.base), hi = p(q.base + "\u{10FFFF}")
-            let notPrefix = "NOT (t.form >= \(b) AND t.form < \(hi))"
+            let notPrefix: SQL = "NOT (t.form >= \(q.base) AND t.form < \(q.base + "\u{10FFFF}"))"
             if q.base.unicodeScalars.count <= 2 {
-                let m = p(SearchIndex.bigramMatch(code: code, q.base))
-                return "SELECT t.id FROM search_bigram CROSS JOIN search_term t ON t.id = search_bigram.rowid WHERE search_bigram MATCH \(m) AND \(notPrefix)"
+                return """
+                    SELECT t.id FROM search_bigram CROSS JOIN search_term t ON t.id = search_bigram.rowid
+                    WHERE search_bigram MATCH \(SearchIndex.bigramMatch(code: code, q.base)) AND \(sql: notPrefix)
+                    """
             }
-            let match = p("f\(code) : (" + ftsPhrase(q.base) + ")")
-            return "SELECT t.id FROM search_fts CROSS JOIN search_term t ON t.id = search_fts.rowid WHERE search_fts MATCH \(match) AND instr(t.form, \(b)) > 0 AND \(notPrefix)"
+            return """
+                SELECT t.id FROM search_fts CROSS JOIN search_term t ON t.id = search_fts.rowid
+                WHERE search_fts MATCH \("f\(code) : (" + ftsPhrase(q.base) + ")") AND instr(t.form, \(q.base)) > 0 AND \(sql: notPrefix)
+                """
         }
     }
 
     /// An SQL condition true when an entry row `e` of `search_entry` matches `q` at `tier` or
-    /// better, appending its parameters to `params`.
-    static func entryTest(_ tier: Tier, _ q: FieldQuery, _ params: inout [SQLValue]) -> String {
-        func p(_ v: String) -> String { params.append(.text(v)); return "?\(params.count)" }
+    /// better (every value bound).
+    static func entryTest(_ tier: Tier, _ q: FieldQuery) -> SQL {
         let column = "e." + SearchIndex.column(q.field)
         switch tier {
         case .exact:
-            let tests = Set([q.base, q.full]).sorted().map { "instr(\(column), \(p("\u{1}" + $0 + "\u{1}"))) > 0" }
-            return "(" + tests.joined(separator: " OR ") + ")"
-        case .prefix: return "instr(\(column), \(p("\u{1}" + q.base))) > 0"
-        case .partial: return "instr(\(column), \(p(q.base))) > 0"
+            let tests = Set([q.base, q.full]).sorted().map { form -> SQL in "instr(\(raw: column), \("\u{1}" + form + "\u{1}")) > 0" }
+            return "(\(sql: SQL.joined(tests, separator: " OR ")))"
+        case .prefix: return "instr(\(raw: column), \("\u{1}" + q.base)) > 0"
+        case .partial: return "instr(\(raw: column), \(q.base)) > 0"
         }
     }
 
