@@ -32,7 +32,15 @@ public final class Database {
         didSet { sqlite3_busy_timeout(handle, Int32((busyTimeout * 1000).rounded())) }
     }
 
-    deinit {
+    private var isClosed = false
+
+    deinit { close() }
+
+    /// Closes the connection now (SQLite finishes the close once the last statement of it is
+    /// finalized). Nothing may use the connection afterwards; a second call does nothing.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
         statementCache.removeAll()
         sqlite3_close_v2(handle)
     }

@@ -54,7 +54,7 @@ public final class StationStore {
         if readOnly && !exists { throw StoreError.missing(path) }
         do {
             db = try Database(path: path, readOnly: readOnly)
-        } catch let e as SQLiteError where readOnly && Self.leftMidWrite(path, e) {
+        } catch let e as SQLiteError where readOnly && StoreError.leftMidWrite(path, e) {
             throw StoreError.interruptedWrite(path)
         }
         try GeoPackage.registerFunctions(db)
@@ -72,7 +72,7 @@ public final class StationStore {
                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
         } catch let e as SQLiteError where e.primary == .notADatabase {
             throw StoreError.notADatabase(path)
-        } catch let e as SQLiteError where readOnly && Self.leftMidWrite(path, e) {
+        } catch let e as SQLiteError where readOnly && StoreError.leftMidWrite(path, e) {
             throw StoreError.interruptedWrite(path)
         }
         if hasStations == 0 {
@@ -85,16 +85,6 @@ public final class StationStore {
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
         if !readOnly { try search.refoldIfNeeded() }
-    }
-
-    /// True when a read-only open failed because the file's write-ahead log (`PATH-wal`, not
-    /// empty) needs recovering and this process may not write the index beside it
-    /// (SQLITE_READONLY or SQLITE_CANTOPEN families). A connection that may write recovers it
-    /// on its first read, read-only or not.
-    private static func leftMidWrite(_ path: String, _ e: SQLiteError) -> Bool {
-        guard [.readOnly, .cantOpen].contains(e.primary) else { return false }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        return size > 0
     }
 
     /// Runs `body` in a write transaction (see `Database.writeTransaction`).
@@ -110,5 +100,12 @@ public final class StationStore {
     /// - Throws: `SQLiteError`, or what `body` throws.
     public func readSnapshot<T>(_ body: () throws -> T) throws -> T {
         try db.readTransaction(body)
+    }
+
+    /// Closes the file now (otherwise it is closed when the store is released). Nothing may
+    /// use the store afterwards.
+    public func close() {
+        spatial.dropCache()
+        db.close()
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import EkiSQLite
 
 /// Errors about the database file itself, and what the store finds wrong inside it.
@@ -20,6 +21,16 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case interruptedWrite(String)
     /// Another connection was writing the file for the whole wait (seconds).
     case writerBusy(String, waited: Double)
+
+    /// True when a read-only open failed because the file's write-ahead log (`PATH-wal`, not
+    /// empty) needs recovering and this process may not write the index beside it
+    /// (SQLITE_READONLY or SQLITE_CANTOPEN families). A connection that may write recovers it
+    /// on its first read, read-only or not.
+    static func leftMidWrite(_ path: String, _ e: SQLiteError) -> Bool {
+        guard [.readOnly, .cantOpen].contains(e.primary) else { return false }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        return size > 0
+    }
 
     public var description: String {
         switch self {
