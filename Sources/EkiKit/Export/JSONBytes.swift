@@ -1,7 +1,7 @@
 /// Appending JSON text (RFC 8259, UTF-8) to a byte buffer: the one string quoting and number
 /// form of EkiKit's JSON output, fast enough for the map server's answers (a bbox answer of 300
 /// features is written in one pass, with no intermediate values).
-public enum JSONBytes {
+package enum JSONBytes {
     /// `s` as an RFC 8259 string literal: quotes, backslashes and control characters escaped,
     /// everything else (Japanese included) as UTF-8; `/` is not escaped.
     public static func appendQuoted(_ s: String, to out: inout [UInt8]) {

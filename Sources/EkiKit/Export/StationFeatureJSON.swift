@@ -13,7 +13,7 @@
 /// The flat object of `--format json` has the same members with `lat` and `lon` after `name`.
 /// `Layout.compact` writes no white space (the API); `Layout.indented` writes one member per
 /// line, two spaces a level, arrays of strings on one line (the command line's pretty JSON).
-public enum StationFeatureJSON {
+package enum StationFeatureJSON {
     /// The value of an extra member.
     public enum Value: Sendable {
         case string(String)

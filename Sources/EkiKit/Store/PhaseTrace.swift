@@ -4,7 +4,7 @@ import Foundation
 /// process's resident and peak resident memory (`VmRSS`, `VmHWM` of /proc/self/status, MB) at
 /// the end of each phase where the system has them, and the process's CPU time in the phase
 /// (user and system, all threads: on a busy machine, steadier than the wall time).
-public struct PhaseTrace {
+package struct PhaseTrace {
     public static let enabled = getenv("EKI_TRACE") != nil
     var last = DispatchTime.now().uptimeNanoseconds
     var lastCPU = PhaseTrace.cpuNanoseconds()

@@ -1,5 +1,5 @@
 /// Text from a person's notes made safe for a table or summary that a person reads on a terminal.
-public enum DisplayText {
+package enum DisplayText {
     /// `s` on one line with every control character visible: a line break (CRLF, LF or a lone
     /// CR) becomes one space, a tab stays, and any other control character (C0 such as ESC and
     /// BEL, DEL, C1) is written as its Swift escape, e.g. `\u{1B}`, so no note can move the
