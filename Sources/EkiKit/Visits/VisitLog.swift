@@ -9,6 +9,12 @@ import Foundation
 /// date, kind, note)` with one row per visit (unique on station key, date and kind), and
 /// `settings (name, value)`. Dates are stored as text (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or NULL.
 ///
+/// ```swift
+/// let log = try VisitLog(path: "visits.sqlite")
+/// try log.add(Visit(stationKey: "jr-central/s/小田原", date: try VisitDate(parsing: "2019-08-13")))
+/// let visited = try VisitedStations(log: log, store: store)   // completions against the station database
+/// ```
+///
 /// One connection; not thread-safe.
 public final class VisitLog {
     package let db: Database

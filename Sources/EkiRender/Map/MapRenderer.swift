@@ -46,6 +46,12 @@ public final class MapPicture {
 /// visited; closed entries are never drawn), names (`LabelPlacement`), then the legend
 /// (visited / total in view, top left), a scale bar (a round number of metres, bottom left)
 /// and the attribution lines (bottom right).
+///
+/// ```swift
+/// let request = MapRequest(bbox: BoundingBox(minLon: 139.0, minLat: 35.1, maxLon: 139.3, maxLat: 35.35))
+/// let stations = try store.spatial.stations(ViewportQuery(bbox: request.bbox)).stations
+/// try MapRenderer.render(request, stations: stations, visits: visited).png()   // PNG bytes
+/// ```
 public enum MapRenderer {
     public static let unvisited = RGB(hex: 0xD7263D)
     public static let visitedColour = RGB(hex: 0x1B9E4B)
