@@ -33,13 +33,13 @@ public struct GeocodeOptions: Sendable, Hashable {
 /// provider, endpoint, normalized query and options (the request URL). Requests to each provider
 /// and endpoint are spaced at least one second apart, across processes sharing the cache file.
 /// Requests block the calling thread (including rate-limit and retry waits). Not thread-safe:
+/// use one `Geocoder` per thread (several may share one cache file).
 ///
 /// ```swift
 /// let g = try Geocoder(configuration: try .fromEnvironment(),
 ///                      stations: StoreGazetteer(store: store))
 /// let odawara = try g.geocode("小田原駅").first?.coordinate    // from the station gazetteer, no request
 /// ```
-/// use one `Geocoder` per thread (several may share one cache file).
 public final class Geocoder {
     public let configuration: GeocoderConfiguration
     private let stations: (any StationGazetteer)?
