@@ -86,7 +86,7 @@ import EkiTestSupport
         #expect(kanagawa.map { "\($0.name) \($0.total)" } == ["東海道新幹線 2", "御殿場線 8"])
     }
 
-    /// Line counts (see README, "Lines"): station_database's 602 open line sections are 558
+    /// Line counts (see docs/lines.md, "Counts on the real data"): station_database's 602 open line sections are 558
     /// open lines once an operator's sections are joined and the lines it still lists under a
     /// former operator (近鉄内部線, 北近畿タンゴ鉄道宮津線 …) join their successors' lines; with
     /// N02-23, 611, of which 45 only N02 has and 16 only station_database. 海峡線 is open in

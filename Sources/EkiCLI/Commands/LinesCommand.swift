@@ -9,8 +9,8 @@ struct LinesCommand: Command {
     usage: eki lines [--db PATH] [--operator X] [--prefecture P] [--class c|s] [--include-closed]
                      [--include-staff-only] [--format table|json|csv] [--visits PATH]
 
-    Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see README,
-    "Lines"), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
+    Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see
+    docs/lines.md), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
     and operator, each with its open entries visited / total and the percent.
       --operator X      only this operator's lines (its id, jr-central, or a name: JR東海)
       --prefecture P    only lines with open entries in prefecture P (神奈川県), counting those
