@@ -40,10 +40,7 @@ public struct ViewportQuery: Sendable, Equatable {
 
     public init(bbox: BoundingBox, filter: Filter = .all, limit: Int? = nil, includeClosed: Bool = false,
                 prefecture: String? = nil) {
-        self.bbox = bbox
-        self.filter = filter
-        self.limit = limit
-        self.includeClosed = includeClosed
+        (self.bbox, self.filter, self.limit, self.includeClosed) = (bbox, filter, limit, includeClosed)
         self.prefecture = prefecture
     }
 }

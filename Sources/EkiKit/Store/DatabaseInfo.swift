@@ -45,11 +45,6 @@ public struct DatabaseInfo {
     let db: Database
     let entries: EntryCatalog
 
-    package init(db: Database, entries: EntryCatalog) {
-        self.db = db
-        self.entries = entries
-    }
-
     /// Entry counts in total, per dataset and per operator × class.
     public func summary() throws -> StoreInfo {
         let total = try entries.count(), open = try entries.count(includeClosed: false)

@@ -13,8 +13,6 @@ import Foundation
 public struct EntryCatalog {
     let db: Database
 
-    package init(db: Database) { self.db = db }
-
     /// Number of entries (open and closed, unless `includeClosed` is false).
     /// - Throws: `SQLiteError`.
     public func count(includeClosed: Bool = true) throws -> Int {
