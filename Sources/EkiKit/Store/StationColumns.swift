@@ -2,24 +2,26 @@ import EkiSQLite
 
 /// The columns of the `stations` feature table as the store reads and writes them, declared
 /// once: the SELECT list, the decoding into a `Station`, the INSERT and UPDATE statements and
-/// their binding all come from `columns`. Adding a column to the entries is one declaration
-/// here (plus the migration step that adds it to older files).
+/// their binding, and the table of a new file, all come from `columns`. Adding a column to the
+/// entries is one declaration here (plus the frozen migration step that adds it to older files).
 ///
 /// `fid` (the row id) is not among them: statements that need it select or bind it themselves.
 package enum StationColumns {
-    /// One column: its name in `stations`, the expression selected for it (from `stations s`),
-    /// how its value goes into a `Station`, and how a `Station` (with its base key) gives the
-    /// value written; nil for values that are not stored in `stations` itself.
+    /// One column: its name and type in `stations` (nil: not a column of the table), the
+    /// expression selected for it (from `stations s`), how its value goes into a `Station`, and
+    /// how a `Station` (with its base key) gives the value written (nil: not written).
     package struct Column: Sendable {
         let name: String
+        let definition: String?
         let select: String
         let decode: @Sendable (Statement, Int32, inout Station) -> Void
         let encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?
 
-        init(_ name: String, select: String? = nil,
+        init(_ name: String, _ definition: String?, select: String? = nil,
              decode: @escaping @Sendable (Statement, Int32, inout Station) -> Void,
              encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?) {
             self.name = name
+            self.definition = definition
             self.select = select ?? "s.\(name)"
             self.decode = decode
             self.encode = encode
@@ -31,30 +33,30 @@ package enum StationColumns {
     /// `station_sources` (a range of its B-tree) as a JSON array of `dataset:id`; `base_key` is
     /// NULL when it equals the key and `kind` NULL for a regular stop (schema version 8).
     package static let columns: [Column] = [
-        Column("geom", select: "NULL", decode: { _, _, _ in },
+        Column("geom", "POINT", select: "NULL", decode: { _, _, _ in },
                encode: { s, _ in .blob(GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat)) }),
-        Column("key", decode: { r, i, s in s.key = r.text(i) }, encode: { s, _ in .text(s.key) }),
-        Column("base_key", select: "NULL", decode: { _, _, _ in }, encode: { s, base in base == s.key ? .null : .text(base) }),
-        Column("name", decode: { r, i, s in s.name = r.text(i) }, encode: { s, _ in .text(s.name) }),
-        Column("reading", decode: { r, i, s in s.reading = r.optionalText(i) }, encode: { s, _ in optional(s.reading) }),
-        Column("latin_name", decode: { r, i, s in s.latinName = r.optionalText(i) }, encode: { s, _ in optional(s.latinName) }),
-        Column("operator", decode: { r, i, s in s.operatorName = r.optionalText(i) }, encode: { s, _ in optional(s.operatorName) }),
-        Column("operator_ref", decode: { r, i, s in s.operatorRef = r.optionalText(i) }, encode: { s, _ in optional(s.operatorRef) }),
-        Column("operator_id", decode: { r, i, s in s.operatorID = r.text(i) }, encode: { s, _ in .text(s.operatorID) }),
-        Column("class", decode: { r, i, s in s.serviceClass = ServiceClass(rawValue: r.text(i)) ?? .conventional },
+        Column("key", "TEXT NOT NULL UNIQUE", decode: { r, i, s in s.key = r.text(i) }, encode: { s, _ in .text(s.key) }),
+        Column("base_key", "TEXT", select: "NULL", decode: { _, _, _ in }, encode: { s, base in base == s.key ? .null : .text(base) }),
+        Column("name", "TEXT NOT NULL", decode: { r, i, s in s.name = r.text(i) }, encode: { s, _ in .text(s.name) }),
+        Column("reading", "TEXT", decode: { r, i, s in s.reading = r.optionalText(i) }, encode: { s, _ in optional(s.reading) }),
+        Column("latin_name", "TEXT", decode: { r, i, s in s.latinName = r.optionalText(i) }, encode: { s, _ in optional(s.latinName) }),
+        Column("operator", "TEXT", decode: { r, i, s in s.operatorName = r.optionalText(i) }, encode: { s, _ in optional(s.operatorName) }),
+        Column("operator_ref", "TEXT", decode: { r, i, s in s.operatorRef = r.optionalText(i) }, encode: { s, _ in optional(s.operatorRef) }),
+        Column("operator_id", "TEXT NOT NULL", decode: { r, i, s in s.operatorID = r.text(i) }, encode: { s, _ in .text(s.operatorID) }),
+        Column("class", "TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional'))", decode: { r, i, s in s.serviceClass = ServiceClass(rawValue: r.text(i)) ?? .conventional },
                encode: { s, _ in .text(s.serviceClass.rawValue) }),
-        Column("lines", decode: { r, i, s in s.lines = JSONText.decodeStrings(r.text(i)) },
+        Column("lines", "TEXT NOT NULL", decode: { r, i, s in s.lines = JSONText.decodeStrings(r.text(i)) },
                encode: { s, _ in .text(JSONText.encodeStrings(s.lines)) }),
-        Column("prefecture", decode: { r, i, s in s.prefecture = r.optionalText(i) }, encode: { s, _ in optional(s.prefecture) }),
-        Column("open", decode: { r, i, s in s.isOpen = r.int64(i) != 0 }, encode: { s, _ in .int(s.isOpen ? 1 : 0) }),
-        Column("lon", decode: { r, i, s in s.coordinate.lon = r.double(i) }, encode: { s, _ in .double(s.coordinate.lon) }),
-        Column("lat", decode: { r, i, s in s.coordinate.lat = r.double(i) }, encode: { s, _ in .double(s.coordinate.lat) }),
-        Column("former_names", decode: { r, i, s in s.formerNames = JSONText.decodeStrings(r.text(i)) },
+        Column("prefecture", "TEXT", decode: { r, i, s in s.prefecture = r.optionalText(i) }, encode: { s, _ in optional(s.prefecture) }),
+        Column("open", "INTEGER NOT NULL", decode: { r, i, s in s.isOpen = r.int64(i) != 0 }, encode: { s, _ in .int(s.isOpen ? 1 : 0) }),
+        Column("lon", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lon = r.double(i) }, encode: { s, _ in .double(s.coordinate.lon) }),
+        Column("lat", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lat = r.double(i) }, encode: { s, _ in .double(s.coordinate.lat) }),
+        Column("former_names", "TEXT NOT NULL DEFAULT '[]'", decode: { r, i, s in s.formerNames = JSONText.decodeStrings(r.text(i)) },
                encode: { s, _ in .text(JSONText.encodeStrings(s.formerNames)) }),
-        Column("retired", decode: { r, i, s in s.retired = r.optionalText(i) }, encode: { s, _ in optional(s.retired) }),
-        Column("kind", decode: { r, i, s in s.kind = r.isNull(i) ? .regular : StationKind(rawValue: r.text(i)) ?? .regular },
+        Column("retired", "TEXT", decode: { r, i, s in s.retired = r.optionalText(i) }, encode: { s, _ in optional(s.retired) }),
+        Column("kind", "TEXT CHECK (kind IN ('seasonal', 'staff-only'))", decode: { r, i, s in s.kind = r.isNull(i) ? .regular : StationKind(rawValue: r.text(i)) ?? .regular },
                encode: { s, _ in s.kind == .regular ? .null : .text(s.kind.rawValue) }),
-        Column("sources", select: "(SELECT json_group_array(src_.dataset || ':' || src_.source_id) FROM station_sources src_ WHERE src_.station_fid = s.fid)",
+        Column("sources", nil, select: "(SELECT json_group_array(src_.dataset || ':' || src_.source_id) FROM station_sources src_ WHERE src_.station_fid = s.fid)",
                decode: { r, i, s in
                    s.sources = JSONText.decodeStrings(r.text(i)).map { ref in
                        let parts = ref.split(separator: ":", maxSplits: 1)
@@ -62,6 +64,13 @@ package enum StationColumns {
                    }.sorted()
                }, encode: nil),
     ]
+
+    /// `CREATE TABLE name (…)`: `fid`, then every column with its definition, in declaration
+    /// order (the feature table of a new file; migrations keep their own frozen copies).
+    package static func createTable(_ name: String) -> String {
+        let columns = ["fid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns.compactMap { c in c.definition.map { "\(c.name) \($0)" } }
+        return "CREATE TABLE \(name) (\n  " + columns.joined(separator: ",\n  ") + ");\n"
+    }
 
     private static func optional(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
 
