@@ -70,7 +70,8 @@ let package = Package(
         // For the test targets only: ../shared and its real data (read and imported once), skip
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
         .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiImport"], path: "Tests/EkiTestSupport"),
-        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
