@@ -8,15 +8,11 @@ import EkiTestSupport
 /// The files older eki versions wrote (`Fixtures/schema-v<N>-odawara-tokyo.gpkg`, each an
 /// import of `Datasets/n02-odawara-tokyo.csv` by the eki of that schema version; see the
 /// folder's README): a read-only open reports the version, a writable open upgrades the file
-/// and it then answers as a fresh import of the same
+/// through the frozen steps (`Migrations`) and it then answers as a fresh import of the same
 /// CSV with today's code.
 @Suite struct SchemaFixtureTests {
-    /// Every version a writable open upgrades: 2 … 7.
-    static let versions = Array(2..<Schema.version)
-
-    static func version(_ db: Database) throws -> Int? {
-        try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'").map { Int($0) }
-    }
+    /// Every version the steps upgrade: 2 … 7.
+    static let versions = Array(Migrator.oldest..<Schema.version)
 
     static func fixture(_ v: Int) -> String {
         TestPaths.package("Tests/EkiKitTests/Fixtures/schema-v\(v)-odawara-tokyo.gpkg")
@@ -45,12 +41,17 @@ import EkiTestSupport
         return out
     }
 
+    @Test func theStepsRunFromTheOldestVersionToTheCurrentOne() {
+        #expect(Migrations.all.map(\.from) == [2, 3, 4, 5, 6, 7])
+        #expect(Migrations.all.last!.from + 1 == Schema.version)
+    }
+
     /// Each fixture is there, self-contained (no write-ahead log beside it) and of its version.
     @Test(arguments: versions) func theFixtureIsAFileOfItsVersion(_ v: Int) throws {
         #expect(FileManager.default.fileExists(atPath: Self.fixture(v)))
         #expect(!FileManager.default.fileExists(atPath: Self.fixture(v) + "-wal"))
         let db = try Database(path: try Self.copy(v), readOnly: true)
-        #expect(try Self.version(db) == v)
+        #expect(try Migrator.version(db) == v)
         #expect(try db.scalarInt("SELECT count(*) FROM stations") == 39)
     }
 
@@ -64,7 +65,7 @@ import EkiTestSupport
         }
         // and leaves it as it was
         let db = try Database(path: path, readOnly: true)
-        #expect(try Self.version(db) == v)
+        #expect(try Migrator.version(db) == v)
     }
 
     /// The objects of a database, each with its SQL (a renamed table's name comes back quoted).
@@ -84,7 +85,8 @@ import EkiTestSupport
         let store = try StationStore(path: path)
         let fresh = try Self.freshImport()
         let db = store.db
-        #expect(try Self.version(db) == Schema.version)
+        #expect(try Migrator.version(db) == Schema.version)
+        #expect(try Migrator.stale(db).isEmpty)
         #expect(try Self.strings(db, "PRAGMA integrity_check") == ["ok"])
         #expect(try Self.strings(db, "SELECT rtreecheck('rtree_stations_geom')") == ["ok"])
         #expect(try Self.strings(db, "PRAGMA foreign_key_check") == [])
@@ -159,5 +161,29 @@ import EkiTestSupport
         let summary = try store.importBatches([("n02", batch.records)])
         #expect(summary.merge.added == 0 && summary.merge.unchanged == 39)
         #expect(try Self.strings(db, "SELECT fid || ' ' || key FROM stations ORDER BY fid") == before.fids)
+    }
+
+    /// An upgrade stopped after its last step, before the derived tables were written: a
+    /// read-only open says the upgrade is unfinished, the next writable open writes them.
+    @Test func anUpgradeStoppedBeforeTheRebuildIsFinishedByTheNextWritableOpen() throws {
+        let path = try Self.copy(2)
+        do {
+            let db = try Database(path: path)
+            #expect(try Migrator.migrate(db) == Set(DerivedData.allCases))
+            #expect(try Migrator.version(db) == Schema.version)
+            #expect(try Self.strings(db, "SELECT value FROM eki_meta WHERE name = 'stale_derived'") == ["kinds,lines,rtree,search"])
+        }
+        #expect {
+            try StationStore(path: path, readOnly: true)
+        } throws: { error in
+            guard case SchemaUpgradeError.unfinished(path) = error else { return false }
+            return "\(error)".hasPrefix("\(path) was left mid-upgrade by a command that stopped")
+        }
+        let store = try StationStore(path: path)
+        #expect(try Migrator.stale(store.db).isEmpty)
+        #expect(try Self.strings(store.db, "SELECT rtreecheck('rtree_stations_geom')") == ["ok"])
+        #expect(try store.search("小田原").count == 8)
+        #expect(try store.lines().count == 18)
+        #expect(try StationStore(path: path, readOnly: true).nearest(to: Coordinate(lat: 35.2564, lon: 139.1553), k: 5).count == 5)
     }
 }

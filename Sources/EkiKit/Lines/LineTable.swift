@@ -1,9 +1,9 @@
 import EkiSQLite
 
-/// The line table inside the station database (since schema version 4; `Schema.migrate` adds it
-/// to older files), derived from the stored source rows and the entries they belong to, and
-/// rebuilt by every import in its transaction (`update()`, in `LineTable+Build.swift`). A value
-/// holding the store's connection.
+/// The line table inside the station database (since schema version 4; an upgrade of an older
+/// file writes it afresh, `StationStore.rebuildStale`), derived from the stored source rows and
+/// the entries they belong to, and rebuilt by every import in its transaction (`update()`, in
+/// `LineTable+Build.swift`). A value holding the store's connection.
 ///
 /// - `lines`: one row per line. A line is one operator's line in one service class: `id` is
 ///   `<operator id>/<c|s>/<folded name>` (`jr-central/s/東海道新幹線`), `name` the display name

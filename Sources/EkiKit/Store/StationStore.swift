@@ -58,8 +58,9 @@ public final class StationStore {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
             guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
             try db.transaction { try db.execute(Schema.create) }
-        } else if !readOnly {
-            try Schema.migrate(self)
+        } else {
+            // Older schema versions: frozen steps, then the derived tables (`upgradeSchema`).
+            try upgradeSchema(readOnly: readOnly)
         }
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
@@ -202,7 +203,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .notADatabase(let p): return "\(p) is not an EkiKit database"
         case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
         case .schemaVersion(let p, let found, let expected) where found >= 2 && found < expected:
-            // Older files are upgraded in place (`Schema.migrate`) by any open that may write.
+            // Older files are upgraded in place (`Migrator`) by any open that may write.
             return "\(p) has schema version \(found), older than this eki's \(expected); read-only commands do not change it: the next `eki import --db \(p) …` upgrades it in place, keeping its entries"
         case .schemaVersion(let p, let found, let expected):
             return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
