@@ -71,7 +71,8 @@ let package = Package(
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
         .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiImport"], path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiSQLiteTests", dependencies: ["EkiSQLite"]),
-        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"]),
+        .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "EkiImportTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],

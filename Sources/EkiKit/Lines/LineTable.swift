@@ -1,9 +1,10 @@
 import EkiSQLite
 
-/// The line table inside the station database (since schema version 4; `Schema.migrate` adds it
-/// to older files), derived from the stored source rows and the entries they belong to, and
-/// rebuilt by every import in its transaction (`update()`, in `LineTable+Build.swift`), and read
-/// as `store.lines` (`LineTable+Query.swift`). A value holding the store's connection.
+/// The line table inside the station database (since schema version 4; an upgrade of an older
+/// file writes it afresh, `SchemaUpgrade.rebuildStale`), derived from the stored source rows and
+/// the entries they belong to, rebuilt by every import in its transaction (`update()`, in
+/// `LineTable+Build.swift`), and read as `store.lines` (`LineTable+Query.swift`). A value holding
+/// the store's connection.
 ///
 /// ```swift
 /// let jrCentral = try store.lines.all(operator: "JR東海")                        // [Line]

@@ -2,8 +2,7 @@ import EkiSQLite
 
 /// Keeping the search index in step with `stations`.
 extension SearchIndex {
-    /// True when the database has the search tables (schema version 3, or a version 2 file
-    /// being migrated).
+    /// True when the database has the search tables (since schema version 3).
     public var exists: Bool {
         guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'search_entry'") else { return false }
         defer { s.reset() }
@@ -11,24 +10,12 @@ extension SearchIndex {
     }
 
     /// True when the index has the version 7 shape (entries ordered by the `sid` index, postings
-    /// deleted by trigger). A file of an older version keeps its index as it is until
-    /// `upgradeTo7` rebuilds it, so `update()` leaves such an index alone.
+    /// deleted by trigger). An older file's index is written afresh when the file is upgraded
+    /// (`SchemaUpgrade.rebuildStale`); `update()` leaves an index of another shape alone.
     var isCurrent: Bool {
         guard let s = try? db.cached("SELECT 1 FROM sqlite_master WHERE type = 'trigger' AND name = 'search_entry_gone'") else { return false }
         defer { s.reset() }
         return (try? s.step()) ?? false
-    }
-
-    /// Schema version 6 → 7: drops the search tables and builds them again in their new form
-    /// (no `fid` index on postings, entries ordered by a small `sid`, FTS5 without column sizes).
-    /// - Throws: `SQLiteError`.
-    static func upgradeTo7(_ db: Database) throws {
-        try db.execute("""
-            DROP TRIGGER IF EXISTS search_entry_stale; DROP TRIGGER IF EXISTS search_entry_gone;
-            DROP TABLE IF EXISTS search_posting; DROP TABLE IF EXISTS search_entry; DROP TABLE IF EXISTS search_term;
-            DROP TABLE IF EXISTS search_fts; DROP TABLE IF EXISTS search_bigram; DROP TABLE IF EXISTS search_brand;
-            """ + schema)
-        try SearchIndex(db: db).update()
     }
 
     /// Deletes every entry's row and postings (terms stay; `update()` drops those unused), at

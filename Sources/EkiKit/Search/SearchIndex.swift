@@ -1,8 +1,9 @@
 import EkiSQLite
 
-/// The search index inside the station database (since schema version 3; `Schema.migrate`
-/// adds it to a version 2 file), and its upkeep (`update()`, in `SearchIndex+Update.swift`),
-/// run in each import's transaction. A value holding the store's connection.
+/// The search index inside the station database (since schema version 3; an upgrade of an
+/// older file writes it afresh, `SchemaUpgrade.rebuildStale`), and its upkeep (`update()`, in
+/// `SearchIndex+Update.swift`), run in each import's transaction. A value holding the store's
+/// connection.
 ///
 /// - `search_entry`: one row per entry (`fid` of `stations`; deleted with it, and by the
 ///   trigger `search_entry_stale` when a searched column of the entry changes, to be written

@@ -10,11 +10,12 @@ enum Schema {
     /// (`LineTable`) and the rows' order along their lines. 5: the entries' `kind` (`StationKind`), former
     /// names in the search index. 6: `source_records` clustered by its key (`WITHOUT ROWID`: one
     /// B-tree instead of a table and an index), 1- and 2-character search grams in an FTS5 index
-    /// (`search_bigram`) instead of the `search_gram` table. 7: a smaller search index
-    /// (`SearchIndex.upgradeTo7`). 8: compact entries (`stationsTable`:
+    /// (`search_bigram`) instead of the `search_gram` table. 7: a smaller search index (no
+    /// `fid` index on postings, sort ids instead of stored sort keys). 8: compact entries (`StationColumns`:
     /// `base_key` and `kind` only where they say more than the key and `regular`, no `sources`
     /// column: `station_sources` holds them) and `station_sources` clustered by entry
-    /// (`WITHOUT ROWID`, no secondary index).
+    /// (`WITHOUT ROWID`, no secondary index). Older files are upgraded by `Migrator`, through the
+    /// frozen steps of `Migrations`: a new version appends its step there.
     static let version = 8
 
     static let create = """
@@ -45,7 +46,7 @@ enum Schema {
       table_name TEXT, column_name TEXT, extension_name TEXT NOT NULL, definition TEXT NOT NULL,
       scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 
-    \(stationsTable("stations"))
+    \(StationColumns.createTable("stations"))
     \(sourceRecords("source_records"))
     \(stationSources("station_sources"))
     CREATE TABLE station_aliases (
@@ -71,47 +72,6 @@ enum Schema {
     CREATE VIRTUAL TABLE rtree_stations_geom USING rtree(id, minx, maxx, miny, maxy);
     """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid") + "\n" + SearchIndex.schema + LineTable.schema
 
-    /// Upgrades a version 2 or 3 database (writable connections only) to version 4, one
-    /// transaction per step: 2 → 3 adds the search index and builds it from the entries; 3 → 4
-    /// adds the rows' line order and colour (empty for rows imported before: import again to
-    /// fill them) and the line table, built from the stored rows. Other versions are left
-    /// alone (`StationStore.init` then reports the mismatch). 4 → 5 adds the entries' `kind`
-    /// (`StationKinds.builtIn` applied to the stored entries by operator id and folded name)
-    /// and indexes
-    /// every entry again, its former names searched as names. 5 → 6 copies `source_records`
-    /// into its `WITHOUT ROWID` form; the grams of a version 3–5 file move from `search_gram`
-    /// into `search_bigram` first (before any step indexes entries). 7 → 8 compacts the entries
-    /// (`compactEntries`).
-    /// - Throws: `SQLiteError`.
-    /// The `stations` feature table (under another name while a migration copies it). `base_key`
-    /// is NULL when it equals `key`, `kind` NULL for a regular stop (`StationKind.regular`); an
-    /// entry's source rows are in `station_sources` (`StationStore.columns` reads them back in
-    /// the entry's `sources` order).
-    static func stationsTable(_ name: String) -> String {
-        """
-        CREATE TABLE \(name) (
-          fid INTEGER PRIMARY KEY AUTOINCREMENT,
-          geom POINT,
-          key TEXT NOT NULL UNIQUE,
-          base_key TEXT,
-          name TEXT NOT NULL,
-          reading TEXT,
-          latin_name TEXT,
-          operator TEXT,
-          operator_ref TEXT,
-          operator_id TEXT NOT NULL,
-          class TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional')),
-          lines TEXT NOT NULL,
-          prefecture TEXT,
-          open INTEGER NOT NULL,
-          lon REAL NOT NULL,
-          lat REAL NOT NULL,
-          former_names TEXT NOT NULL DEFAULT '[]',
-          retired TEXT,
-          kind TEXT CHECK (kind IN ('seasonal', 'staff-only')));
-        """
-    }
-
     /// Which source rows (dataset, id) make each entry, clustered by entry: an entry's rows are
     /// one range of the B-tree, and the table has no other index (look-ups by source row scan it).
     static func stationSources(_ name: String) -> String {
@@ -124,7 +84,7 @@ enum Schema {
         """
     }
 
-    /// The `source_records` table (under another name while a migration copies it).
+    /// The `source_records` table.
     static func sourceRecords(_ name: String) -> String {
         """
         CREATE TABLE \(name) (
@@ -146,140 +106,5 @@ enum Schema {
           line_color TEXT,
           PRIMARY KEY (dataset, ord)) WITHOUT ROWID;
         """
-    }
-
-    static func migrate(_ store: StationStore) throws {
-        let db = store.db
-        func current() throws -> Int64? {
-            try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'")
-        }
-        let setVersion = { (v: Int) in
-            try db.prepare("UPDATE eki_meta SET value = ? WHERE name = 'schema_version'").run([.text(String(v))])
-        }
-        if let v = try current(), (3...5).contains(v), try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'search_gram'") == 1 {
-            try db.transaction { try moveGramsToBigrams(db) }
-        }
-        if try current() == 2 {
-            try db.transaction {
-                try db.execute(SearchIndex.schema)
-                try store.search.update()
-                try setVersion(3)
-            }
-        }
-        if try current() == 3 {
-            try db.transaction {
-                let info = try db.prepare("SELECT name FROM pragma_table_info('source_records')")
-                var columns = Set<String>()
-                while try info.step() { columns.insert(info.text(0)) }
-                for c in ["line_order INTEGER", "line_color TEXT"] where !columns.contains(String(c.split(separator: " ")[0])) {
-                    try db.execute("ALTER TABLE source_records ADD COLUMN \(c)")
-                }
-                if !store.lines.exists { try db.execute(LineTable.schema) }
-                try store.lines.update()
-                try setVersion(4)
-            }
-        }
-        if try current() == 4 {
-            try db.transaction {
-                let info = try db.prepare("SELECT 1 FROM pragma_table_info('stations') WHERE name = 'kind'")
-                if try !info.step() {
-                    try db.execute("""
-                        ALTER TABLE stations ADD COLUMN kind TEXT NOT NULL DEFAULT 'regular'
-                          CHECK (kind IN ('regular', 'seasonal', 'staff-only'))
-                        """)
-                }
-                // The curated kinds on the stored entries (an import of the same rows again
-                // writes nothing, so it would not bring them).
-                try fillKinds(db)
-                // Former names are searched since version 5: index every entry again.
-                try db.execute("DROP TRIGGER IF EXISTS search_entry_stale; DELETE FROM search_posting; DELETE FROM search_entry;")
-                try db.execute(SearchIndex.staleTrigger)
-                try store.search.update()
-                try setVersion(5)
-            }
-        }
-        if try current() == 5 {
-            try db.transaction {
-                let columns = "dataset, ord, source_id, name, reading, latin_name, operator, operator_ref, class, lines, lon, lat, prefecture, closed, line_order, line_color"
-                try db.execute(sourceRecords("source_records_new") + """
-                    INSERT INTO source_records_new (\(columns)) SELECT \(columns) FROM source_records ORDER BY dataset, ord;
-                    DROP TABLE source_records;
-                    ALTER TABLE source_records_new RENAME TO source_records;
-                    """)
-                try setVersion(6)
-            }
-        }
-        if try current() == 6 {
-            try db.transaction {
-                try SearchIndex.upgradeTo7(db)
-                try setVersion(7)
-            }
-        }
-        if try current() == 7 {
-            // The old tables are dropped while `line_stations` still refers to `stations`: no
-            // cascade (the pragma has no effect inside a transaction, so it is set around it).
-            try db.execute("PRAGMA foreign_keys = OFF")
-            defer { try? db.execute("PRAGMA foreign_keys = ON") }
-            try db.transaction {
-                try compactEntries(store)
-                try setVersion(8)
-            }
-        }
-    }
-
-    /// 7 → 8: copies `stations` and `station_sources` into their compact forms (same fids,
-    /// same AUTOINCREMENT sequence), then puts back the R-tree triggers and the search index's
-    /// stale trigger that dropping the old table removed, and builds the line table again in
-    /// its numbered form. Call with foreign keys off.
-    /// - Throws: `SQLiteError`, `StoreError.notAStationDatabase` when a foreign key no longer holds.
-    static func compactEntries(_ store: StationStore) throws {
-        let db = store.db
-        let sequence = try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = 'stations'")
-        let kept = "geom, key, name, reading, latin_name, operator, operator_ref, operator_id, class, lines, prefecture, open, lon, lat, former_names, retired"
-        try db.execute(stationsTable("stations_v8") + stationSources("station_sources_v8") + """
-            INSERT INTO stations_v8 (fid, base_key, kind, \(kept))
-              SELECT fid, NULLIF(base_key, key), NULLIF(kind, 'regular'), \(kept) FROM stations ORDER BY fid;
-            INSERT INTO station_sources_v8 (station_fid, dataset, source_id)
-              SELECT DISTINCT station_fid, dataset, source_id FROM station_sources ORDER BY 1, 2, 3;
-            DROP TABLE station_sources;
-            DROP TABLE stations;
-            ALTER TABLE stations_v8 RENAME TO stations;
-            ALTER TABLE station_sources_v8 RENAME TO station_sources;
-            """ + GeoPackage.rtreeTriggers(table: "stations", column: "geom", idColumn: "fid"))
-        if store.search.exists { try db.execute(SearchIndex.staleTrigger) }
-        // Lines are numbered for `line_stations` since version 8: the derived line table afresh.
-        if store.lines.exists {
-            try db.execute("DROP TABLE line_aliases; DROP TABLE line_stations; DROP TABLE lines;" + LineTable.schema)
-            try store.lines.update()
-        }
-        if let sequence {
-            try db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'stations'").run([.int(sequence)])
-        }
-        let check = try db.prepare("PRAGMA foreign_key_check")
-        if try check.step() { throw StoreError.notAStationDatabase(db.path) }
-    }
-
-    /// Replaces `search_gram` (schema versions 3–5) by `search_bigram`, written from the terms.
-    static func moveGramsToBigrams(_ db: Database) throws {
-        try db.execute("DROP TABLE search_gram; " + SearchIndex.bigramSchema)
-        let terms = try db.prepare("SELECT id, field, form FROM search_term ORDER BY id")
-        let insert = try db.prepare("INSERT INTO search_bigram (rowid, grams) VALUES (?, ?)")
-        while try terms.step() {
-            try insert.run([.int(terms.int64(0)), .text(SearchIndex.bigramDocument(code: Int(terms.int64(1)), terms.text(2)))])
-        }
-    }
-
-    /// Sets the kind of the stored entries `StationKinds.builtIn` lists (operator id and
-    /// `TextFold.nameKey` of the name, as the reconciler matches rows).
-    static func fillKinds(_ db: Database) throws {
-        let kinds = StationKinds.builtIn
-        let ops = Set(kinds.entries.map(\.operatorID))
-        let s = try db.prepare("SELECT fid, operator_id, name FROM stations")
-        var found: [(Int64, StationKind)] = []
-        while try s.step() {
-            if ops.contains(s.text(1)), let k = kinds.kind(operatorID: s.text(1), nameKey: TextFold.nameKey(s.text(2))) { found.append((s.int64(0), k)) }
-        }
-        let update = try db.prepare("UPDATE stations SET kind = ? WHERE fid = ?")
-        for (fid, k) in found { try update.run([.text(k.rawValue), .int(fid)]) }
     }
 }

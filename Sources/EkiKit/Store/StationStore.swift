@@ -79,8 +79,9 @@ public final class StationStore {
             let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
             guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
             try db.transaction { try db.execute(Schema.create) }
-        } else if !readOnly {
-            try Schema.migrate(self)
+        } else {
+            // Older schema versions: frozen steps, then the derived tables (`SchemaUpgrade`).
+            try SchemaUpgrade(self).run(readOnly: readOnly)
         }
         let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
         if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
