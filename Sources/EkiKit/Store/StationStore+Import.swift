@@ -143,7 +143,7 @@ extension StationStore {
             trace = PhaseTrace()
             try searchIndex.update()
             trace.mark("search index")
-            try lineTable.update()
+            try lineTable.update(priority: rule.sourcePriority)
             trace.mark("line table")
             let counts = try datasetCounts()
             trace.mark("dataset counts")
