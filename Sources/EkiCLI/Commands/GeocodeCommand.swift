@@ -86,14 +86,14 @@ enum GeocodeOutput {
             }
             return DisplayWidth.table(header: ["#", "title", "lat", "lon", "provider", "bbox"], rows: rows) + footer
         case .json:
-            return JSON.array(found.enumerated().map { i, c in
+            return JSONValue.array(found.enumerated().map { i, c in
                 .object([("rank", .int(i + 1)), ("title", .string(c.title)), ("lat", .number(c.coordinate.lat)),
                          ("lon", .number(c.coordinate.lon)), ("provider", .string(c.provider.rawValue)),
                          ("bbox", bboxJSON(c.bbox))])
             }).text(pretty: true) + "\n"
         case .geojson:
-            let features = found.enumerated().map { i, c -> JSON in
-                var members: [(String, JSON)] = [("type", .string("Feature"))]
+            let features = found.enumerated().map { i, c -> JSONValue in
+                var members: [(String, JSONValue)] = [("type", .string("Feature"))]
                 if let box = c.bbox { members.append(("bbox", bboxJSON(box))) }
                 members += [("geometry", .object([("type", .string("Point")),
                                                   ("coordinates", .array([.number(c.coordinate.lon), .number(c.coordinate.lat)]))])),
@@ -101,7 +101,7 @@ enum GeocodeOutput {
                                                     ("provider", .string(c.provider.rawValue))]))]
                 return .object(members)
             }
-            return JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))])
+            return JSONValue.object([("type", .string("FeatureCollection")), ("features", .array(features))])
                 .text(pretty: true) + "\n"
         case .csv:
             var out = "rank,title,lat,lon,provider,bbox\r\n"
@@ -113,7 +113,7 @@ enum GeocodeOutput {
         }
     }
 
-    static func bboxJSON(_ box: BoundingBox?) -> JSON {
+    static func bboxJSON(_ box: BoundingBox?) -> JSONValue {
         guard let b = box else { return .null }
         return .array([.number(b.minLon), .number(b.minLat), .number(b.maxLon), .number(b.maxLat)])
     }

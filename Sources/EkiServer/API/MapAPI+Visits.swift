@@ -112,7 +112,7 @@ extension MapAPI {
             out.append(UInt8(ascii: "{")); JSONBytes.appendQuoted(name, to: &out); out.append(UInt8(ascii: ":"))
             JSONBytes.appendQuoted(t.group, to: &out)
             JSONBytes.append(",\"visited\":\(t.visited),\"total\":\(t.total),\"percent\":", to: &out)
-            JSONBytes.appendNumber((t.percent * 100).rounded() / 100, to: &out)
+            JSONBytes.appendNumber(t.percent, decimals: 2, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         var out: [UInt8] = []
