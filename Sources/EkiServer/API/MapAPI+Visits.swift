@@ -128,9 +128,9 @@ extension MapAPI {
     }
 
     /// `GET /api/geocode?q=[&provider=P[,P]][&limit=10]`: candidate places as `eki geocode
-    /// --format geojson` writes them (Points with `bbox`; properties rank, title, provider),
-    /// from the same providers, cache and request spacing. 404 when nothing is found, 502 when
-    /// a web service fails.
+    /// --format geojson` writes them, compact (`GeocodeCandidateJSON.featureCollection`: Points
+    /// with `bbox`; properties rank, title, provider), from the same providers, cache and
+    /// request spacing. 404 when nothing is found, 502 when a web service fails.
     func geocode(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["q", "provider", "limit"])
         let query = try p.required("q")
@@ -151,28 +151,6 @@ extension MapAPI {
             default: throw APIError(502, "geocoder_failed", e.description)
             }
         }
-        var out: [UInt8] = []
-        JSONBytes.append("{\"type\":\"FeatureCollection\",\"features\":[", to: &out)
-        for (i, c) in found.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONBytes.append("{\"type\":\"Feature\"", to: &out)
-            if let b = c.bbox {
-                JSONBytes.append(",\"bbox\":[", to: &out)
-                for (j, x) in [b.minLon, b.minLat, b.maxLon, b.maxLat].enumerated() {
-                    if j > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONBytes.appendNumber(x, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            JSONBytes.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &out)
-            JSONBytes.appendNumber(c.coordinate.lon, to: &out); out.append(UInt8(ascii: ","))
-            JSONBytes.appendNumber(c.coordinate.lat, to: &out)
-            JSONBytes.append("]},\"properties\":{\"rank\":\(i + 1),\"title\":", to: &out)
-            JSONBytes.appendQuoted(c.title, to: &out)
-            JSONBytes.append(",\"provider\":", to: &out); JSONBytes.appendQuoted(c.provider.rawValue, to: &out)
-            JSONBytes.append("}}", to: &out)
-        }
-        JSONBytes.append("]}", to: &out)
-        return .json(out)
+        return .json(GeocodeCandidateJSON.featureCollection(found).text())
     }
 }
