@@ -50,4 +50,36 @@ import EkiTestSupport
         #expect(GTFSFormat.feedName("/data/portliner/gtfs") == "portliner-gtfs")
         #expect(GTFSFormat.feedName("/data/gtfs-PortLiner2025v1.zip") == "gtfs-PortLiner2025v1")
     }
+
+    /// A format of the caller's own that declares it reads no invalid rows and takes a column map.
+    struct PlacesFormat: ImportFormat {
+        var name: String { "places" }
+        var reads: String { "a places file" }
+        var capabilities: ImportCapabilities {
+            ImportCapabilities(skipInvalidRefusal: .init(input: "places", reason: "every place has a position"), takesColumnMap: true)
+        }
+        func identify(_ input: ImportInput) -> Identification { input.fileName.hasSuffix(".csv") ? .yes : .no }
+        func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
+            try GenericCSVImporter(path: input.path)
+        }
+    }
+
+    @Test("what a format takes is its declared capabilities, not its type")
+    func capabilitiesDecide() throws {
+        #expect(registry.formats.filter(\.capabilities.readsStandardInput).map(\.name) == ["osm"])
+        #expect(registry.formats.filter { !$0.capabilities.supportsSkipInvalid }.map(\.name) == ["osm"])
+        #expect(registry.formats.filter(\.capabilities.takesColumnMap).map(\.name) == ["generic"])
+        let own = ImporterRegistry(formats: [PlacesFormat(), GenericCSVFormat()])
+        let input = try ImportInput(TestPaths.package("Datasets/odawara-readings.csv"))
+        #expect(throws: ImportOptionError("--skip-invalid does not go with places input (\(input.displayName)): every place has a position")) {
+            try own.format(for: input, profile: nil, options: ImportOptions(skipInvalid: true))
+        }
+        #expect(throws: ImportOptionError("--skip-invalid does not go with the places profile (every place has a position)")) {
+            try own.format(for: input, profile: "places", options: ImportOptions(skipInvalid: true))
+        }
+        #expect(try own.format(for: input, profile: nil, options: ImportOptions(columns: "name=駅名")).name == "places")
+        #expect(throws: ImportOptionError("--columns goes with the generic profile")) {
+            try registry.format(for: input, profile: "n02", options: ImportOptions(columns: "name=駅名"))
+        }
+    }
 }
