@@ -82,4 +82,32 @@ import EkiTestSupport
             try registry.format(for: input, profile: "n02", options: ImportOptions(columns: "name=駅名"))
         }
     }
+
+    @Test("a multi-file CSV dataset: a folder, its files one by one, or a companion alone")
+    func csvFileSets() throws {
+        let folder = TestPaths.package("Tests/EkiImportTests/Fixtures/ekidata")
+        let byFolder = try registry.plan([folder], options: ImportOptions())
+        let byFiles = try registry.plan([folder + "/line-sample.csv", folder + "/station-sample.csv", folder + "/company-sample.csv"],
+                                        options: ImportOptions())
+        // The files given one by one are one dataset, planned at its station file.
+        #expect(byFiles.map(\.input.fileName) == ["station-sample.csv"])
+        let a = try #require(byFolder.first?.importer as? EkidataImporter), b = try #require(byFiles.first?.importer as? EkidataImporter)
+        #expect([a.stationPath, a.linePath, a.companyPath].map { ($0 as NSString).lastPathComponent }
+                == ["station-sample.csv", "line-sample.csv", "company-sample.csv"])
+        #expect(try a.read().records == (try b.read().records))
+        // The folder and its station file given together are read once.
+        #expect(try registry.plan([folder, folder + "/station-sample.csv"], options: ImportOptions()).count == 1)
+        #expect(throws: ImportError(file: folder + "/line-sample.csv", message: "this is ekidata's line file: give the station file (or its folder) with it")) {
+            try registry.plan([folder + "/line-sample.csv"], options: ImportOptions())
+        }
+        // A station file whose companions are not beside it says what it looked for.
+        let dir = TemporaryDirectory()
+        let lone = dir.url.appendingPathComponent("station.csv").path
+        try FileManager.default.copyItem(atPath: folder + "/station-sample.csv", toPath: lone)
+        #expect(throws: ImportError(file: dir.url.path, message: "ekidata needs the line file, header line_cd,company_cd,… (looked in \(dir.url.path))")) {
+            try EkidataImporter(path: lone)
+        }
+        #expect(EkidataImporter.fileSet.role(forHeader: ["company_cd", "rr_cd", "company_name"])?.name == "company")
+        #expect(StationDatabaseImporter.fileSet.role(forHeader: ["station_code", "line_code", "index"])?.name == "register")
+    }
 }

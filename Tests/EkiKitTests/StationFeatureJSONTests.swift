@@ -32,7 +32,7 @@ import Testing
         // Rounded first with `decimals` (distance_m: 1, percent: 2), half away from zero.
         #expect([n(12.34, 1), n(12.35, 1), n(66.666666, 2), n(100, 2), n(-0.05, 1)] == ["12.3", "12.4", "66.67", "100", "-0.1"])
         // Every form reads back as the same Double.
-        for d in [0.1, 1.0 / 3, 139.76712512345678, 5e-324, 1.7976931348623157e308, 123456789.125e-12] {
+        for d in [0.1, 1.0 / 3, 139.76712512345678, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123456789.125e-12] {
             #expect(Double(n(d, nil)) == d, "\(d)")
         }
         #expect(JSONValue.array([.number(0.00001), .int(3), .number(.nan)]).text() == "[0.00001,3,null]")
