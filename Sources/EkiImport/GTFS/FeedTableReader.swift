@@ -158,3 +158,39 @@ extension CSVRow {
         return s
     }
 }
+
+extension GTFS {
+    /// Rows of one kind set aside while a file is read (repeated ids, references to a trip the
+    /// feed lacks): counted, the first remembered, one warning in all once the file is done.
+    struct RowCount {
+        private(set) var count = 0
+        private var first: (line: Int, id: String)?
+
+        mutating func add(_ id: String, line: Int) {
+            count += 1
+            if first == nil { first = (line, id) }
+        }
+
+        /// The warning at the first row, `message(count, first id)`; none when no row was counted.
+        func warnings(file: String, field: String, _ message: (_ count: Int, _ first: String) -> String) -> [ImportWarning] {
+            guard let first else { return [] }
+            return [ImportWarning(file: file, line: first.line, field: field, message: message(count, first.id))]
+        }
+    }
+
+    /// Ids a file names that the file they refer to lacks (a route_id not in routes.txt): the
+    /// first line and the number of rows of each, one warning per id in the order they first
+    /// appear once the file is done.
+    struct UnknownIDs {
+        private var seen: [String: (line: Int, count: Int)] = [:]
+
+        mutating func add(_ id: String, line: Int) { seen[id, default: (line, 0)].count += 1 }
+
+        /// One warning per id at its first row, `message(id, rows)`.
+        func warnings(file: String, field: String, _ message: (_ id: String, _ rows: Int) -> String) -> [ImportWarning] {
+            seen.sorted { $0.value.line < $1.value.line }.map { id, s in
+                ImportWarning(file: file, line: s.line, field: field, message: message(id, s.count))
+            }
+        }
+    }
+}
