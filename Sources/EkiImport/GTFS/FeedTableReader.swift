@@ -68,6 +68,12 @@ struct FeedTableReader {
                                       message: "\(table.mendedRows) rows have a field count other than the header's; missing trailing fields read as empty, extra empty ones ignored"))
     }
 
+    /// `finish(into:)`, then the warnings of `setAside` in order.
+    func finish(into warnings: inout WarningList, _ setAside: any SetAsideRows...) {
+        finish(into: &warnings)
+        for rows in setAside { warnings.append(contentsOf: rows.warnings(file: file)) }
+    }
+
     /// Column index of `name` in the header, or nil.
     func column(_ name: String) -> Int? { table.column(name) }
 
@@ -159,35 +165,54 @@ extension CSVRow {
     }
 }
 
+/// Rows set aside while a GTFS file is read, warned about once it is done
+/// (`FeedTableReader.finish(into:_:)`).
+protocol SetAsideRows {
+    /// The warnings, naming `file`.
+    func warnings(file: String) -> [ImportWarning]
+}
+
 extension GTFS {
-    /// Rows of one kind set aside while a file is read (repeated ids, references to a trip the
-    /// feed lacks): counted, the first remembered, one warning in all once the file is done.
-    struct RowCount {
+    /// Rows of one kind (repeated ids, references to a trip the feed lacks): counted, the first
+    /// remembered, one warning in all at the first row: `message(count, first id)` on `field`.
+    struct RowCount: SetAsideRows {
+        let field: String
+        let message: (_ count: Int, _ first: String) -> String
         private(set) var count = 0
         private var first: (line: Int, id: String)?
+
+        init(field: String, message: @escaping (_ count: Int, _ first: String) -> String) {
+            self.field = field
+            self.message = message
+        }
 
         mutating func add(_ id: String, line: Int) {
             count += 1
             if first == nil { first = (line, id) }
         }
 
-        /// The warning at the first row, `message(count, first id)`; none when no row was counted.
-        func warnings(file: String, field: String, _ message: (_ count: Int, _ first: String) -> String) -> [ImportWarning] {
+        func warnings(file: String) -> [ImportWarning] {
             guard let first else { return [] }
             return [ImportWarning(file: file, line: first.line, field: field, message: message(count, first.id))]
         }
     }
 
     /// Ids a file names that the file they refer to lacks (a route_id not in routes.txt): the
-    /// first line and the number of rows of each, one warning per id in the order they first
-    /// appear once the file is done.
-    struct UnknownIDs {
+    /// first line and the number of rows of each, one warning per id at its first row, in the
+    /// order they first appear: `message(id, rows)` on `field`.
+    struct UnknownIDs: SetAsideRows {
+        let field: String
+        let message: (_ id: String, _ rows: Int) -> String
         private var seen: [String: (line: Int, count: Int)] = [:]
+
+        init(field: String, message: @escaping (_ id: String, _ rows: Int) -> String) {
+            self.field = field
+            self.message = message
+        }
 
         mutating func add(_ id: String, line: Int) { seen[id, default: (line, 0)].count += 1 }
 
-        /// One warning per id at its first row, `message(id, rows)`.
-        func warnings(file: String, field: String, _ message: (_ id: String, _ rows: Int) -> String) -> [ImportWarning] {
+        func warnings(file: String) -> [ImportWarning] {
             seen.sorted { $0.value.line < $1.value.line }.map { id, s in
                 ImportWarning(file: file, line: s.line, field: field, message: message(id, s.count))
             }

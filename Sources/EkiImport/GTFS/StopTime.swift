@@ -20,7 +20,10 @@ extension GTFS {
             let tripColumn = reader.column("trip_id")!
             let stopColumn = reader.column("stop_id")!
             var routes = [[Int32]](repeating: [], count: stopCount)
-            var unknownTrips = GTFS.RowCount(), unknownStops = GTFS.UnknownIDs()
+            var unknownTrips = GTFS.RowCount(field: "trip_id") { n, first in
+                "\(n) rows name a trip_id that is not in trips.txt (first: '\(first)'); ignored"
+            }
+            var unknownStops = GTFS.UnknownIDs(field: "stop_id") { stop, n in "stop_id '\(stop)' is not in stops.txt (\(n) rows ignored)" }
             // Rows of one trip are usually consecutive: look the trip up once per run.
             var lastTrip = ""
             var lastRoute: Int32? = nil
@@ -43,13 +46,7 @@ extension GTFS {
                 }
                 if !routes[s].contains(route) { routes[s].append(route) }
             }
-            reader.finish(into: &warnings)
-            warnings.append(contentsOf: unknownTrips.warnings(file: reader.file, field: "trip_id") { n, first in
-                "\(n) rows name a trip_id that is not in trips.txt (first: '\(first)'); ignored"
-            })
-            warnings.append(contentsOf: unknownStops.warnings(file: reader.file, field: "stop_id") { stop, n in
-                "stop_id '\(stop)' is not in stops.txt (\(n) rows ignored)"
-            })
+            reader.finish(into: &warnings, unknownTrips, unknownStops)
             return routes
         }
     }

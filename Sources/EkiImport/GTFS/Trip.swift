@@ -16,7 +16,8 @@ extension GTFS {
             let routeColumn = reader.column("route_id")!
             let tripColumn = reader.column("trip_id")!
             var result: [String: Int32] = [:]
-            var unknownRoutes = GTFS.UnknownIDs(), repeats = GTFS.RowCount()
+            var repeats = GTFS.RowCount(field: "trip_id") { n, first in "\(n) repeated trip_id rows (first: '\(first)'); the first row is used" }
+            var unknownRoutes = GTFS.UnknownIDs(field: "route_id") { route, n in "route_id '\(route)' is not in routes.txt (\(n) trips ignored)" }
             while let row = try reader.next() {
                 let trip = try row.requiredText(tripColumn)
                 let route = try row.requiredText(routeColumn)
@@ -28,13 +29,7 @@ extension GTFS {
                 }
                 result[trip] = r
             }
-            reader.finish(into: &warnings)
-            warnings.append(contentsOf: repeats.warnings(file: reader.file, field: "trip_id") { n, first in
-                "\(n) repeated trip_id rows (first: '\(first)'); the first row is used"
-            })
-            warnings.append(contentsOf: unknownRoutes.warnings(file: reader.file, field: "route_id") { route, n in
-                "route_id '\(route)' is not in routes.txt (\(n) trips ignored)"
-            })
+            reader.finish(into: &warnings, repeats, unknownRoutes)
             return result
         }
     }
