@@ -41,11 +41,7 @@ struct GeocodeCommand: Command {
         args = try Arguments(arguments, valued: Set(["db", "limit", "format"]).union(GeocodingOptions.valued),
                              flags: GeocodingOptions.flags)
         self.console = console
-        guard args.positionals.count == 1 else {
-            throw UsageError("expected one QUERY (quote a query with spaces), got \(args.positionals.count) arguments")
-        }
-        query = args.positionals[0]
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
+        query = try args.query()
         limit = try args.int("limit", default: 10, min: 1)
         format = try OutputFormat(option: args["format"])
         geocoding = try GeocodingOptions(args, console)
