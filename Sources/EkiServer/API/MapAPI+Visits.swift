@@ -107,24 +107,7 @@ extension MapAPI {
                     : try $0.statistics(store: ctx.store, by: grouping)
             }
         }
-        let name = grouping?.rawValue ?? "group"
-        func row(_ t: VisitTally, _ out: inout [UInt8]) {
-            out.append(UInt8(ascii: "{")); JSONBytes.appendQuoted(name, to: &out); out.append(UInt8(ascii: ":"))
-            JSONBytes.appendQuoted(t.group, to: &out)
-            JSONBytes.append(",\"visited\":\(t.visited),\"total\":\(t.total),\"percent\":", to: &out)
-            JSONBytes.appendNumber(t.percent, decimals: 2, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        var out: [UInt8] = []
-        JSONBytes.append("{\"groups\":[", to: &out)
-        for (i, g) in stats.groups.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            row(g, &out)
-        }
-        JSONBytes.append("],\"total\":", to: &out)
-        row(stats.total, &out)
-        JSONBytes.append(",\"closed_visited\":\(stats.closedVisited),\"orphaned_keys\":\(stats.orphanedKeys)}", to: &out)
-        return .json(out)
+        return .json(stats.json(groupName: grouping?.rawValue ?? "group").text())
     }
 
     /// `GET /api/geocode?q=[&provider=P[,P]][&limit=10]`: candidate places as `eki geocode
