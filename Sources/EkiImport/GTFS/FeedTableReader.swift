@@ -173,6 +173,22 @@ protocol SetAsideRows {
 }
 
 extension GTFS {
+    /// The ids of a file's rows (`field`): a repeated id keeps its first row, each repeat warned
+    /// about (`<field> '<id>' repeated; the first row is used`) and left out.
+    struct FirstRows {
+        let field: String
+        private var seen = Set<String>()
+
+        init(field: String) { self.field = field }
+
+        /// True the first time `id` is met; false, with a warning at `line` of `file`, after.
+        mutating func isFirst(_ id: String, line: Int, file: String, warnings: inout WarningList) -> Bool {
+            if seen.insert(id).inserted { return true }
+            warnings.append(ImportWarning(file: file, line: line, field: field, message: "\(field) '\(id)' repeated; the first row is used"))
+            return false
+        }
+    }
+
     /// Rows of one kind (repeated ids, references to a trip the feed lacks): counted, the first
     /// remembered, one warning in all at the first row: `message(count, first id)` on `field`.
     struct RowCount: SetAsideRows {
