@@ -8,9 +8,10 @@
 /// join JR東日本's other conventional lines at 東京. Rows from different datasets join the same
 /// way, so 東京 from N02 and from station_database is still four entries.
 ///
-/// What an entry shows when its rows disagree follows `sourcePriority` (`SourcePriority`): name, operator name
-/// and point come from the rows of the highest-priority dataset present; reading, Latin name
-/// and prefecture from the first dataset (in priority order) that has one; lines are the union.
+/// What an entry shows when its rows disagree follows `sourcePriority` (`SourcePriority`):
+/// name, operator name and point come from the rows of the highest-priority dataset present;
+/// reading, Latin name and prefecture from the first dataset (in priority order) that has one;
+/// lines are the union.
 /// The result does not depend on row order: rows are sorted before anything is taken from them.
 public struct EntryRule: Sendable {
     /// Single-link distance, metres (1.5 km by default, the 降りつぶし.net rule of thumb for one
