@@ -65,4 +65,22 @@ import Testing
         #expect(TextFold.nameKey("東京ディズニーランド･ステーション") == "東京ディズニーランドステーション")
         #expect(TextFold.hiragana("オダワラ") == "おだわら")
     }
+
+    @Test func oneSourcePriorityForTheRuleAndItsReconciler() {
+        let d = SourcePriority.default
+        #expect([d.rank("n02"), d.rank("station-database"), d.rank("gtfs/odpt-toei"), d.rank("csv/mine"), d.rank("other")] == [0, 1, 3, 5, 6])
+        // 小田原 from N02 and from OSM 120 m apart: one entry, at the more trusted source's point.
+        func row(_ dataset: String, _ lat: Double) -> SourceRecord {
+            SourceRecord(source: SourceRef(dataset: dataset, id: "1"), name: "小田原", operatorName: "東日本旅客鉄道",
+                         serviceClass: .conventional, lines: ["東海道線"], coordinate: Coordinate(lat: lat, lon: 139.1552))
+        }
+        let rows = [row("n02", 35.2564), row("osm", 35.2575)]
+        #expect(EntryRule().entries(from: rows).map(\.coordinate.lat) == [35.2564])
+        var rule = EntryRule(sourcePriority: ["osm", "n02"], reconciler: SourceReconciler(boundaries: nil))
+        #expect(rule.reconciler.sourcePriority == ["osm", "n02"])
+        #expect(rule.entries(from: rows).map(\.coordinate.lat) == [35.2575])
+        rule.sourcePriority = .default
+        #expect(rule.reconciler.sourcePriority == .default)
+        #expect(rule.rank("osm") == 4)
+    }
 }

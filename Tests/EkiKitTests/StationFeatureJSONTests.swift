@@ -20,6 +20,24 @@ import Testing
         #expect(text(.nan) == "null")
     }
 
+    @Test func oneNumberFormEverywhereShortestAndWithoutExponent() {
+        let n = JSONBytes.number
+        #expect([n(35, nil), n(-0.0, nil), n(139.767125, nil), n(-33.5, nil)] == ["35", "0", "139.767125", "-33.5"])
+        // Swift's description switches to an exponent below 1e-4 and from 1e16: written out.
+        #expect(0.00001.description == "1e-05")
+        #expect([n(0.00001, nil), n(-1.5e-7, nil), n(1.25e-4, nil)] == ["0.00001", "-0.00000015", "0.000125"])
+        #expect([n(1e16, nil), n(-2.5e20, nil), n(1e15 + 0.5, nil), n(4e15, nil)]
+                == ["10000000000000000", "-250000000000000000000", "1000000000000000.5", "4000000000000000"])
+        #expect([n(.infinity, nil), n(-.infinity, nil), n(.nan, 2)] == ["null", "null", "null"])
+        // Rounded first with `decimals` (distance_m: 1, percent: 2), half away from zero.
+        #expect([n(12.34, 1), n(12.35, 1), n(66.666666, 2), n(100, 2), n(-0.05, 1)] == ["12.3", "12.4", "66.67", "100", "-0.1"])
+        // Every form reads back as the same Double.
+        for d in [0.1, 1.0 / 3, 139.76712512345678, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 123456789.125e-12] {
+            #expect(Double(n(d, nil)) == d, "\(d)")
+        }
+        #expect(JSONValue.array([.number(0.00001), .int(3), .number(.nan)]).text() == "[0.00001,3,null]")
+    }
+
     @Test func compactFeatureHasTheMembersInOrder() throws {
         var out: [UInt8] = []
         StationFeatureJSON.appendFeature(Self.station, distance: 12.34, extra: [("visited", .bool(false)), ("completed", .null)],

@@ -41,11 +41,7 @@ struct GeocodeCommand: Command {
         args = try Arguments(arguments, valued: Set(["db", "limit", "format"]).union(GeocodingOptions.valued),
                              flags: GeocodingOptions.flags)
         self.console = console
-        guard args.positionals.count == 1 else {
-            throw UsageError("expected one QUERY (quote a query with spaces), got \(args.positionals.count) arguments")
-        }
-        query = args.positionals[0]
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
+        query = try args.query()
         limit = try args.int("limit", default: 10, min: 1)
         format = try OutputFormat(option: args["format"])
         geocoding = try GeocodingOptions(args, console)
@@ -69,7 +65,8 @@ struct GeocodeCommand: Command {
 }
 
 /// Geocoding candidates in the shared output formats. Each carries its rank (1-based, the
-/// number `--pick` takes), title, lat, lon, provider and bbox (RFC 7946 order, or null).
+/// number `--pick` takes), title, lat, lon, provider and bbox (RFC 7946 order, or null); json
+/// and geojson are `GeocodeCandidateJSON`'s, as the map server writes them.
 enum GeocodeOutput {
     static func render(_ found: [GeocodeCandidate], format: OutputFormat) -> String {
         switch format {
@@ -86,23 +83,9 @@ enum GeocodeOutput {
             }
             return DisplayWidth.table(header: ["#", "title", "lat", "lon", "provider", "bbox"], rows: rows) + footer
         case .json:
-            return JSON.array(found.enumerated().map { i, c in
-                .object([("rank", .int(i + 1)), ("title", .string(c.title)), ("lat", .number(c.coordinate.lat)),
-                         ("lon", .number(c.coordinate.lon)), ("provider", .string(c.provider.rawValue)),
-                         ("bbox", bboxJSON(c.bbox))])
-            }).text(pretty: true) + "\n"
+            return GeocodeCandidateJSON.array(found).text(pretty: true) + "\n"
         case .geojson:
-            let features = found.enumerated().map { i, c -> JSON in
-                var members: [(String, JSON)] = [("type", .string("Feature"))]
-                if let box = c.bbox { members.append(("bbox", bboxJSON(box))) }
-                members += [("geometry", .object([("type", .string("Point")),
-                                                  ("coordinates", .array([.number(c.coordinate.lon), .number(c.coordinate.lat)]))])),
-                            ("properties", .object([("rank", .int(i + 1)), ("title", .string(c.title)),
-                                                    ("provider", .string(c.provider.rawValue))]))]
-                return .object(members)
-            }
-            return JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))])
-                .text(pretty: true) + "\n"
+            return GeocodeCandidateJSON.featureCollection(found).text(pretty: true) + "\n"
         case .csv:
             var out = "rank,title,lat,lon,provider,bbox\r\n"
             for (i, c) in found.enumerated() {
@@ -111,11 +94,6 @@ enum GeocodeOutput {
             }
             return out
         }
-    }
-
-    static func bboxJSON(_ box: BoundingBox?) -> JSON {
-        guard let b = box else { return .null }
-        return .array([.number(b.minLon), .number(b.minLat), .number(b.maxLon), .number(b.maxLat)])
     }
 
     /// The credit a provider's data needs where it is shown.

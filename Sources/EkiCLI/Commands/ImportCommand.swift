@@ -91,7 +91,7 @@ struct ImportCommand: Command {
         if let n = try positive("max-warnings", "number") { limits.maxWarnings = n }
         self.limits = limits
 
-        if let e = args["edition"], !Self.isDate(e) {
+        if let e = args["edition"], !ImportSession.isEdition(e) {
             throw UsageError("--edition must be a date YYYY-MM-DD, got '\(e)'")
         }
         if let p = args["profile"], registry.format(named: p) == nil {
@@ -112,31 +112,27 @@ struct ImportCommand: Command {
     /// `--max-warnings`.
     let limits: ImportLimits
     let registry = ImporterRegistry()
-    /// The share of a dataset's entries an import may retire without `--replace`.
-    static let retireLimit = 0.05
 
     func run() throws -> Int32 {
         let started = Date()
         let options = ImportOptions(encoding: encoding, columns: args["columns"], modes: modes,
                                     operatorOverride: args["operator"], skipInvalid: args.has("skip-invalid"),
                                     limits: limits)
+        // The library's import: the same checks, caps, editions and retire limit (`ImportSession`).
+        var session = ImportSession(registry: registry, options: options, profile: args["profile"], edition: args["edition"],
+                                    retireLimit: args.has("replace") ? nil : ImportSession.defaultRetireLimit)
         let planned: [PlannedImport]
         do {
-            planned = try registry.plan(args.positionals, profile: args["profile"], options: options)
+            planned = try session.plan(args.positionals)
         } catch let e as ImportOptionError {
             throw UsageError(e.message)
         }
         var batches: [ImportBatch] = []
-        var trace = PhaseTrace()
         for p in planned {
             let input = p.input.displayName
             if console.errIsTerminal { console.err("reading \(input) (\(p.format))…\n") }
-            var batch = try p.importer.read()
-            trace.mark("read \(input): \(batch.records.count) rows")
-            batch.warnings += PositionChecks.farFromOthers(batch.records, file: input)
-            batch.capWarnings(limits.maxWarnings)
+            let batch = try session.read(p)
             batches.append(batch)
-            trace.mark("position checks")
             if let skipped = batch.skipped.summary { console.err("\(input): \(skipped)\n") }
             if batch.records.isEmpty { console.err("\(input): nothing imported: \(batch.emptyReason ?? "no rows")\n") }
             if !batch.warnings.isEmpty {
@@ -151,27 +147,9 @@ struct ImportCommand: Command {
             }
         }
         let store = try StationStore(path: DatabaseOption.path(args, console))
-        var aliases: (csv: String, file: String)? = nil
-        if let file = args["operators"] {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw ImportError(file: file, message: "cannot read the operator alias file")
-            }
-            aliases = (String(decoding: data, as: UTF8.self), file)
-        }
-        var mergedBatches = ImportBatch.merging(batches)
-        batches = []
-        let merged = mergedBatches.map { (dataset: $0.dataset, records: $0.records) }
-        var editions: [String: String] = [:]
-        if let e = args["edition"] {
-            for b in merged { editions[b.dataset] = e }
-        } else {
-            // Without --edition, the edition the importer read from the data, when it could.
-            for b in mergedBatches { if let e = b.edition { editions[b.dataset] = e } }
-        }
-        mergedBatches = []
+        if let file = args["operators"] { session.operatorAliases = try ImportSession.operatorAliases(file: file) }
         // Handed over (not kept here), so that the store's import holds the only copy of the rows.
-        let result = try store.importBatches(consume merged, operatorAliases: aliases,
-                                             retireLimit: args.has("replace") ? nil : Self.retireLimit, editions: editions)
+        let result = try session.write(consume batches, to: store)
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }
@@ -197,14 +175,5 @@ struct ImportCommand: Command {
         }
         lines.append(line)
         return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
-    }
-
-    /// True for a YYYY-MM-DD date with a month 01–12 and a day 01–31.
-    static func isDate(_ s: String) -> Bool {
-        let p = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard s.count == 10, p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
-              p.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let m = Int(p[1]), let d = Int(p[2]) else { return false }
-        return (1...12).contains(m) && (1...31).contains(d)
     }
 }

@@ -68,7 +68,7 @@ struct InfoCommand: Command {
         let kinds = SourceReconciler.Kind.allCases.filter { report.counts[$0] != nil && $0 != .unresolvedOperator }
         let editions = try store.info.editions()
         if format == .json {
-            let j = JSON.object([
+            let j = JSONValue.object([
                 ("database", .string(path)), ("entries", .int(info.entries)), ("open", .int(info.openEntries)),
                 ("retired", .int(info.retiredEntries)),
                 ("datasets", .array(info.datasets.map { .object([("dataset", .string($0.name)), ("entries", .int($0.entries)), ("open", .int($0.open)),
@@ -113,13 +113,13 @@ struct InfoCommand: Command {
 
     /// `--conflicts`: the unresolved rows, then the operator decisions (one line each).
     static func conflictList(_ report: SourceReconciler.Report, json: Bool) -> String {
-        func obj(_ d: SourceReconciler.Decision) -> JSON {
+        func obj(_ d: SourceReconciler.Decision) -> JSONValue {
             .object([("kind", .string(d.kind.rawValue)), ("dataset", .string(d.row.dataset)), ("id", .string(d.row.id)),
                       ("name", .string(d.name)), ("line", .string(d.line)), ("before", .string(d.before)), ("after", .string(d.after))])
         }
         let decided = report.decisions.filter { $0.kind != .unresolvedOperator }
         if json {
-            return JSON.object([("unresolved", .array(report.unresolved.map(obj))), ("decisions", .array(decided.map(obj)))]).text(pretty: true) + "\n"
+            return JSONValue.object([("unresolved", .array(report.unresolved.map(obj))), ("decisions", .array(decided.map(obj)))]).text(pretty: true) + "\n"
         }
         func row(_ d: SourceReconciler.Decision) -> [String] { [d.kind.rawValue, "\(d.row.dataset):\(d.row.id)", d.name, d.line, d.before, d.after] }
         let header = ["kind", "row", "name", "line", "before", "after"]

@@ -52,7 +52,7 @@ struct InfoLines {
     }
 
     /// The JSON member.
-    var json: JSON {
+    var json: JSONValue {
         .object([("open", .int(open.count)),
                  ("datasets", .array(datasets.map { .object([("dataset", .string($0.name)), ("lines", .int($0.lines)),
                                                              ("unmatched", .int($0.unmatched))]) }))])
@@ -61,7 +61,7 @@ struct InfoLines {
     /// The listing of `--unmatched-lines`.
     static func render(_ lines: [Line], json: Bool) -> String {
         if json {
-            return JSON.array(lines.map { l in
+            return JSONValue.array(lines.map { l in
                 .object([("id", .string(l.id)), ("name", .string(l.name)), ("operator_id", .string(l.operatorID)),
                          ("operator", .string(l.operatorName)), ("class", .string(l.serviceClass.rawValue)),
                          ("total", .int(l.total)), ("sources", .array(l.sources.map { .string($0) }))])

@@ -71,24 +71,24 @@ struct LineCommand: Command {
         }
         switch format {
         case .json:
-            let stations = stops.map { s -> JSON in
-                var m: [(String, JSON)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
-                                           ("reading", .optional(s.station.reading)), ("order", s.order.map(JSON.int) ?? .null),
-                                           ("open", .bool(s.station.isOpen)),
-                                           ("visited", .bool(visits.isVisited(s.station.key))),
-                                           ("completed", .optional(visits.completion(of: s.station.key)?.text))]
+            let stations = stops.map { s -> JSONValue in
+                var m: [(String, JSONValue)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
+                                                ("reading", .optional(s.station.reading)), ("order", s.order.map(JSONValue.int) ?? .null),
+                                                ("open", .bool(s.station.isOpen)),
+                                                ("visited", .bool(visits.isVisited(s.station.key))),
+                                                ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { m.append(("branch", .int(s.branch))) }
                 return .object(m)
             }
-            console.out(JSON.object([("line", lineJSON), ("stations", .array(stations))]).text(pretty: true) + "\n")
+            console.out(JSONValue.object([("line", lineJSON), ("stations", .array(stations))]).text(pretty: true) + "\n")
         case .geojson:
-            var features: [JSON] = []
+            var features: [JSONValue] = []
             for s in stops {
-                var props: [(String, JSON)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
-                                               ("order", s.order.map(JSON.int) ?? .null),
-                                               ("open", .bool(s.station.isOpen)),
-                                               ("visited", .bool(visits.isVisited(s.station.key))),
-                                               ("completed", .optional(visits.completion(of: s.station.key)?.text))]
+                var props: [(String, JSONValue)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
+                                                    ("order", s.order.map(JSONValue.int) ?? .null),
+                                                    ("open", .bool(s.station.isOpen)),
+                                                    ("visited", .bool(visits.isVisited(s.station.key))),
+                                                    ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { props.append(("branch", .int(s.branch))) }
                 features.append(.object([("type", .string("Feature")),
                                          ("geometry", Self.point(s.station.coordinate)), ("properties", .object(props))]))
@@ -104,7 +104,7 @@ struct LineCommand: Command {
                     ("properties", .object([("line", .string(line.id)), ("name", .string(first.section ?? line.name)), ("branch", .int(b))])),
                 ]))
             }
-            console.out(JSON.object([("type", .string("FeatureCollection")), ("features", .array(features))]).text(pretty: true) + "\n")
+            console.out(JSONValue.object([("type", .string("FeatureCollection")), ("features", .array(features))]).text(pretty: true) + "\n")
         default:
             let title = "\(line.operatorName) \(first.section ?? line.name)\(line.isLoop && first.section == nil ? " (loop)" : "")"
                 + ": \(visitedCount) of \(Set(open.map(\.station.key)).count) visited\n"
@@ -119,7 +119,7 @@ struct LineCommand: Command {
         return 0
     }
 
-    static func point(_ c: Coordinate) -> JSON {
+    static func point(_ c: Coordinate) -> JSONValue {
         .object([("type", .string("Point")), ("coordinates", .array([.number(c.lon), .number(c.lat)]))])
     }
 }

@@ -66,7 +66,7 @@ struct LinesCommand: Command {
         let visited = { (l: Line) in l.stationKeys.filter(visits.isVisited).count }
         switch format {
         case .json:
-            console.out(JSON.array(lines.map { LineJSON.line($0, visited: visited($0)) }).text(pretty: true) + "\n")
+            console.out(JSONValue.array(lines.map { LineJSON.line($0, visited: visited($0)) }).text(pretty: true) + "\n")
         case .csv:
             console.out("id,operator_type,operator_id,operator,name,class,visited,total,percent\r\n" + lines.map {
                 CSVWriter.record([$0.id, $0.operatorType, $0.operatorID, $0.operatorName, $0.name, $0.serviceClass.rawValue,
@@ -99,11 +99,11 @@ enum LineJSON {
 
     /// `id`, `name`, `operator_id`, `class` (`shinkansen`|`conventional`), `aliases`, `visited`,
     /// `total` (open entries), then `operator`, `operator_type`, `loop`, `color`, `sources`.
-    static func line(_ l: Line, visited: Int) -> JSON {
+    static func line(_ l: Line, visited: Int) -> JSONValue {
         .object([("id", .string(l.id)), ("name", .string(l.name)), ("operator_id", .string(l.operatorID)),
-                 ("class", .string(l.serviceClass.rawValue)), ("aliases", .array(l.aliases.map(JSON.string))),
+                 ("class", .string(l.serviceClass.rawValue)), ("aliases", .array(l.aliases.map(JSONValue.string))),
                  ("visited", .int(visited)), ("total", .int(l.total)), ("operator", .string(l.operatorName)),
                  ("operator_type", .string(l.operatorType)),
-                 ("loop", .bool(l.isLoop)), ("color", .optional(l.color)), ("sources", .array(l.sources.map(JSON.string)))])
+                 ("loop", .bool(l.isLoop)), ("color", .optional(l.color)), ("sources", .array(l.sources.map(JSONValue.string)))])
     }
 }

@@ -49,11 +49,7 @@ struct SearchCommand: Command {
                              flags: Set(["include-closed", "wide"]).union(VisitOptions.flags))
         self.console = console
         visitOptions = try VisitOptions(args, console)
-        guard args.positionals.count == 1 else {
-            throw UsageError("expected one QUERY, got \(args.positionals.count) arguments (quote a query with spaces)")
-        }
-        query = args.positionals[0]
-        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
+        query = try args.query()
         var o = SearchOptions(includeClosed: args.has("include-closed"))
         if let by = args["by"] {
             guard let s = SearchOptions.Scope(rawValue: by) else {

@@ -50,13 +50,7 @@ struct StatsCommand: Command {
         let name = grouping?.rawValue ?? "group"
         switch format {
         case .json:
-            let row = { (t: VisitTally) -> JSON in
-                .object([(name, .string(t.group)), ("visited", .int(t.visited)), ("total", .int(t.total)),
-                         ("percent", .number((t.percent * 100).rounded() / 100))])
-            }
-            console.out(JSON.object([("groups", .array(stats.groups.map(row))), ("total", row(stats.total)),
-                                     ("closed_visited", .int(stats.closedVisited)),
-                                     ("orphaned_keys", .int(stats.orphanedKeys))]).text(pretty: true) + "\n")
+            console.out(stats.json(groupName: name).text(pretty: true) + "\n")
         case .csv:
             console.out("\(name),visited,total,percent\r\n" + (stats.groups + [stats.total]).map {
                 CSVWriter.record([$0.group, String($0.visited), String($0.total), String(format: "%.2f", $0.percent)])

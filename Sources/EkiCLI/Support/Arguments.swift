@@ -60,6 +60,16 @@ struct Arguments {
     subscript(_ name: String) -> String? { options[name] }
     func has(_ flag: String) -> Bool { flags.contains(flag) }
 
+    /// The one QUERY positional of `eki search` and `eki geocode`.
+    /// - Throws: `UsageError` for no or several positionals, or a query of spaces only.
+    func query() throws(UsageError) -> String {
+        guard positionals.count == 1 else {
+            throw UsageError("expected one QUERY, got \(positionals.count) arguments (quote a query with spaces)")
+        }
+        guard !positionals[0].trimmingCharacters(in: .whitespaces).isEmpty else { throw UsageError("QUERY is empty") }
+        return positionals[0]
+    }
+
     /// An integer option with a lower bound.
     func int(_ name: String, default d: Int, min: Int = 0) throws(UsageError) -> Int {
         guard let v = options[name] else { return d }

@@ -1,7 +1,7 @@
 import EkiKit
 import Foundation
 
-/// 駅データ.jp (ekidata) CSV: a station file (`station_cd,station_g_cd,station_name,…,line_cd,
+/// 駅データ.jp (ekidata) CSV (`fileSet`): a station file (`station_cd,station_g_cd,station_name,…,line_cd,
 /// pref_cd,…,lon,lat,…,e_status`), with the line file (`line_cd,company_cd,line_name,…`) and
 /// the company file (`company_cd,rr_cd,company_name,…`) beside it; the join file is not needed.
 ///
@@ -9,8 +9,20 @@ import Foundation
 /// 10) are the 新幹線 lines (Shinkansen), per ekidata's line code table. `e_status` 0 is open,
 /// 1 not yet open, 2 closed (1 and 2 are kept and marked closed). The reading comes from
 /// `station_name_k` where the (paid) file has it.
-public struct EkidataImporter: StationImporter {
+public struct EkidataImporter: CSVFileSetImporter {
     public static let dataset = "ekidata"
+
+    /// The station file (`station_cd,station_g_cd,…`, which marks a folder as ekidata's), the
+    /// line file (`line_cd,company_cd,…`) and the company file (`company_cd,rr_cd,…`), found by
+    /// their headers whatever their dated names, beside one another.
+    public static let fileSet = CSVFileSet(title: "ekidata", roles: [
+        .init("station", label: "station file", headerHint: "station_cd,station_g_cd,…", marksFolder: true) {
+            $0.starts(with: ["station_cd", "station_g_cd"])
+        },
+        .init("line", label: "line file", headerHint: "line_cd,company_cd,…") { $0.starts(with: ["line_cd", "company_cd"]) },
+        .init("company", label: "company file", headerHint: "company_cd,rr_cd,…") { $0.starts(with: ["company_cd", "rr_cd"]) },
+    ])
+
     public let stationPath: String, linePath: String, companyPath: String
     public let encoding: TextEncoding?
     /// Skip station rows without a usable position or name, counted in
@@ -19,37 +31,9 @@ public struct EkidataImporter: StationImporter {
     /// The longest field and line read (`--max-field-bytes`, `--max-line-bytes`).
     public var limits = CSVLimits()
 
-    /// - Parameter path: the station file, or a folder holding the station, line and company
-    ///   files (recognised by their headers, whatever their dated names).
-    /// - Throws: `ImportError` when one of the three files cannot be found.
-    public init(path: String, encoding: TextEncoding? = nil) throws(ImportError) {
-        var isDir: ObjCBool = false
-        let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-        let dir = isFolder ? path : (path as NSString).deletingLastPathComponent
-        let base = dir.isEmpty ? "." : dir
-        let candidates = ((try? FileManager.default.contentsOfDirectory(atPath: base)) ?? [])
-            .filter { $0.lowercased().hasSuffix(".csv") }.sorted()
-            .map { (base as NSString).appendingPathComponent($0) }
-        func find(_ firstColumns: String) -> String? {
-            candidates.first { p in
-                guard let h = try? CSVInput.readHead(p, count: 200) else { return false }
-                var bytes = Array(h)
-                if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-                return bytes.starts(with: Array(firstColumns.utf8))
-            }
-        }
-        guard let station = isFolder ? find("station_cd,station_g_cd") : path else {
-            throw ImportError(file: base, message: "no ekidata station file (header station_cd,station_g_cd,…) here")
-        }
-        guard let line = find("line_cd,company_cd") else {
-            throw ImportError(file: base, message: "ekidata needs the line file (header line_cd,company_cd,…) beside the station file")
-        }
-        guard let company = find("company_cd,rr_cd") else {
-            throw ImportError(file: base, message: "ekidata needs the company file (header company_cd,rr_cd,…) beside the station file")
-        }
-        stationPath = station
-        linePath = line
-        companyPath = company
+    /// The files found (`init(path:)`: the station file, or a folder holding the three).
+    public init(files: CSVFileSet.Paths, encoding: TextEncoding?) {
+        (stationPath, linePath, companyPath) = (files["station"], files["line"], files["company"])
         self.encoding = encoding
     }
 
@@ -58,34 +42,14 @@ public struct EkidataImporter: StationImporter {
     /// - Throws: `ImportError` when a file left nil cannot be found.
     public init(station: String, line: String? = nil, company: String? = nil,
                 encoding: TextEncoding? = nil) throws(ImportError) {
-        if let line, let company {
-            (stationPath, linePath, companyPath) = (station, line, company)
-        } else {
-            let found = try EkidataImporter(path: station, encoding: encoding)
-            (stationPath, linePath, companyPath) = (station, line ?? found.linePath, company ?? found.companyPath)
-        }
-        self.encoding = encoding
-    }
-
-    /// The ekidata file a CSV header belongs to, or nil.
-    public enum File: String, Sendable { case station, line, company }
-
-    /// Which ekidata file `header` is the header of.
-    public static func file(forHeader header: [String]) -> File? {
-        if matches(header: header) { return .station }
-        if header.starts(with: ["line_cd", "company_cd"]) { return .line }
-        if header.starts(with: ["company_cd", "rr_cd"]) { return .company }
-        return nil
+        var given: [String: String] = [:]
+        given["line"] = line
+        given["company"] = company
+        self.init(files: try Self.fileSet.paths(station, given: given), encoding: encoding)
     }
 
     /// True when `header` is an ekidata station file header.
-    public static func matches(header: [String]) -> Bool {
-        header.starts(with: ["station_cd", "station_g_cd"])
-    }
-
-    private func table(_ path: String) throws(ImportError) -> CSVTable {
-        try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: limits.maxFieldBytes, maxLineBytes: limits.maxLineBytes)
-    }
+    public static func matches(header: [String]) -> Bool { fileSet.main.matches(header) }
 
     public func read() throws -> ImportBatch {
         var companies: [String: String] = [:]

@@ -8,6 +8,7 @@ public struct GenericCSVFormat: ImportFormat {
     public init() {}
     public var name: String { "generic" }
     public var reads: String { "any CSV with a header; --columns maps its columns" }
+    public var capabilities: ImportCapabilities { ImportCapabilities(takesColumnMap: true) }
 
     public func identify(_ input: ImportInput) -> Identification {
         // A UTF-16 text file: the importer says to convert it.

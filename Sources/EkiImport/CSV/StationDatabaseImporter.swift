@@ -1,7 +1,7 @@
 import EkiKit
 import Foundation
 
-/// station_database (Seo-4d696b75/station_database, 駅メモ! compatible): `station.csv`,
+/// station_database (Seo-4d696b75/station_database, 駅メモ! compatible; `fileSet`): `station.csv`,
 /// `line.csv`, `register.csv` (station ↔ line membership) from `out/main` (or `out/extra`) and
 /// `company.csv` from `src/`. `NULL` means missing.
 ///
@@ -16,8 +16,26 @@ import Foundation
 /// the line's colour.
 /// The batch's `edition` is the newest `open_date` or `closed_date` of station.csv and line.csv
 /// (the data has no version file).
-public struct StationDatabaseImporter: StationImporter {
+public struct StationDatabaseImporter: CSVFileSetImporter {
     public static let dataset = "station-database"
+
+    /// station.csv, line.csv and register.csv side by side (`out/main`; station.csv and
+    /// register.csv mark the folder), company.csv beside them or in `../src/` or `../../src/`;
+    /// given one by one, each is recognised by its header.
+    public static let fileSet = CSVFileSet(title: "station_database", roles: [
+        .init("station", label: "station.csv", fileName: "station.csv", marksFolder: true) {
+            header in ["code", "id", "name", "original_name", "name_kana", "lat", "lng", "closed"].allSatisfy(header.contains)
+        },
+        .init("register", label: "register.csv", fileName: "register.csv", marksFolder: true) {
+            $0.starts(with: ["station_code", "line_code"])
+        },
+        .init("line", label: "line.csv", fileName: "line.csv") {
+            header in ["code", "name", "company_code", "closed"].allSatisfy(header.contains) && !header.contains("lat")
+        },
+        .init("company", label: "company.csv", fileName: "company.csv", folders: [".", "../src", "../../src"]) {
+            header in ["code", "rail_code", "name"].allSatisfy(header.contains)
+        },
+    ])
 
     /// station.csv, line.csv, register.csv and company.csv.
     public let stationPath: String, linePath: String, registerPath: String, companyPath: String
@@ -29,14 +47,11 @@ public struct StationDatabaseImporter: StationImporter {
     /// The longest field and line read (`--max-field-bytes`, `--max-line-bytes`).
     public var limits = CSVLimits()
 
-    /// - Parameter path: the folder holding station.csv, line.csv and register.csv (e.g.
-    ///   `out/main`), or station.csv itself. company.csv is looked for beside them, then in
-    ///   `../src/` and `../../src/`.
-    /// - Throws: `ImportError` when a companion file cannot be found.
-    public init(path: String, encoding: TextEncoding? = nil) throws(ImportError) {
-        var isDir: ObjCBool = false
-        let isFolder = FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
-        try self.init(station: isFolder ? nil : path, folder: isFolder ? path : nil, encoding: encoding)
+    /// The files found (`init(path:)`: the folder holding station.csv, line.csv and
+    /// register.csv, e.g. `out/main`, or station.csv itself).
+    public init(files: CSVFileSet.Paths, encoding: TextEncoding?) {
+        (stationPath, linePath, registerPath, companyPath) = (files["station"], files["line"], files["register"], files["company"])
+        self.encoding = encoding
     }
 
     /// The four files named one by one (as `eki import station.csv line.csv register.csv
@@ -45,54 +60,17 @@ public struct StationDatabaseImporter: StationImporter {
     /// - Throws: `ImportError` when a file left nil cannot be found.
     public init(station: String, line: String? = nil, register: String? = nil, company: String? = nil,
                 encoding: TextEncoding? = nil) throws(ImportError) {
-        try self.init(station: station, folder: nil, line: line, register: register, company: company, encoding: encoding)
-    }
-
-    private init(station: String?, folder: String?, line: String? = nil, register: String? = nil,
-                 company: String? = nil, encoding: TextEncoding?) throws(ImportError) {
-        let dir = folder ?? ((station ?? "") as NSString).deletingLastPathComponent
-        let base = dir.isEmpty ? "." : dir
-        func find(_ name: String, in folders: [String]) throws(ImportError) -> String {
-            for f in folders {
-                let p = (f as NSString).appendingPathComponent(name)
-                if FileManager.default.fileExists(atPath: p) { return p }
-            }
-            throw ImportError(file: (base as NSString).appendingPathComponent(name),
-                              message: "station_database needs \(name) (looked in \(folders.joined(separator: ", ")))")
-        }
-        if let station { stationPath = station } else { stationPath = try find("station.csv", in: [base]) }
-        if let line { linePath = line } else { linePath = try find("line.csv", in: [base]) }
-        if let register { registerPath = register } else { registerPath = try find("register.csv", in: [base]) }
-        if let company {
-            companyPath = company
-        } else {
-            companyPath = try find("company.csv", in: [base, base + "/../src", base + "/../../src"])
-        }
-        self.encoding = encoding
-    }
-
-    /// The station_database file a CSV header belongs to, or nil.
-    public enum File: String, Sendable { case station, line, register, company }
-
-    /// Which station_database file `header` is the header of.
-    public static func file(forHeader header: [String]) -> File? {
-        if matches(header: header) { return .station }
-        if header.starts(with: ["station_code", "line_code"]) { return .register }
-        if ["code", "name", "company_code", "closed"].allSatisfy(header.contains) && !header.contains("lat") { return .line }
-        if ["code", "rail_code", "name"].allSatisfy(header.contains) { return .company }
-        return nil
+        var given: [String: String] = [:]
+        given["line"] = line
+        given["register"] = register
+        given["company"] = company
+        self.init(files: try Self.fileSet.paths(station, given: given), encoding: encoding)
     }
 
     /// True when `header` is station_database's station.csv header.
-    public static func matches(header: [String]) -> Bool {
-        ["code", "id", "name", "original_name", "name_kana", "lat", "lng", "closed"].allSatisfy(header.contains)
-    }
+    public static func matches(header: [String]) -> Bool { fileSet.main.matches(header) }
 
     struct Line { var name: String; var company: String?; var closed: Bool; var code: Int; var color: String? = nil }
-
-    private func table(_ path: String) throws(ImportError) -> CSVTable {
-        try CSVInput.table(path: path, encoding: encoding, maxFieldBytes: limits.maxFieldBytes, maxLineBytes: limits.maxLineBytes)
-    }
 
     public func read() throws -> ImportBatch {
         // company.csv: code → name.

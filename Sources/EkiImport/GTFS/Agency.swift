@@ -22,14 +22,10 @@ extension GTFS {
             let idColumn = reader.column("agency_id")
             let nameColumn = reader.column("agency_name")!
             var agencies: [Agency] = []
-            var seen = Set<String>()
+            var ids = GTFS.FirstRows(field: "agency_id")
             while let row = try reader.next() {
                 let agency = Agency(id: row.text(idColumn), name: try row.requiredText(nameColumn))
-                guard seen.insert(agency.id).inserted else {
-                    warnings.append(ImportWarning(file: reader.file, line: row.line, field: "agency_id",
-                                                  message: "agency_id '\(agency.id)' repeated; the first row is used"))
-                    continue
-                }
+                guard ids.isFirst(agency.id, line: row.line, file: reader.file, warnings: &warnings) else { continue }
                 agencies.append(agency)
             }
             reader.finish(into: &warnings)

@@ -68,6 +68,12 @@ struct FeedTableReader {
                                       message: "\(table.mendedRows) rows have a field count other than the header's; missing trailing fields read as empty, extra empty ones ignored"))
     }
 
+    /// `finish(into:)`, then the warnings of `setAside` in order.
+    func finish(into warnings: inout WarningList, _ setAside: any SetAsideRows...) {
+        finish(into: &warnings)
+        for rows in setAside { warnings.append(contentsOf: rows.warnings(file: file)) }
+    }
+
     /// Column index of `name` in the header, or nil.
     func column(_ name: String) -> Int? { table.column(name) }
 
@@ -156,5 +162,76 @@ extension CSVRow {
         let s = text(i)
         if s.isEmpty { throw error(column: i, "required value is empty") }
         return s
+    }
+}
+
+/// Rows set aside while a GTFS file is read, warned about once it is done
+/// (`FeedTableReader.finish(into:_:)`).
+protocol SetAsideRows {
+    /// The warnings, naming `file`.
+    func warnings(file: String) -> [ImportWarning]
+}
+
+extension GTFS {
+    /// The ids of a file's rows (`field`): a repeated id keeps its first row, each repeat warned
+    /// about (`<field> '<id>' repeated; the first row is used`) and left out.
+    struct FirstRows {
+        let field: String
+        private var seen = Set<String>()
+
+        init(field: String) { self.field = field }
+
+        /// True the first time `id` is met; false, with a warning at `line` of `file`, after.
+        mutating func isFirst(_ id: String, line: Int, file: String, warnings: inout WarningList) -> Bool {
+            if seen.insert(id).inserted { return true }
+            warnings.append(ImportWarning(file: file, line: line, field: field, message: "\(field) '\(id)' repeated; the first row is used"))
+            return false
+        }
+    }
+
+    /// Rows of one kind (repeated ids, references to a trip the feed lacks): counted, the first
+    /// remembered, one warning in all at the first row: `message(count, first id)` on `field`.
+    struct RowCount: SetAsideRows {
+        let field: String
+        let message: (_ count: Int, _ first: String) -> String
+        private(set) var count = 0
+        private var first: (line: Int, id: String)?
+
+        init(field: String, message: @escaping (_ count: Int, _ first: String) -> String) {
+            self.field = field
+            self.message = message
+        }
+
+        mutating func add(_ id: String, line: Int) {
+            count += 1
+            if first == nil { first = (line, id) }
+        }
+
+        func warnings(file: String) -> [ImportWarning] {
+            guard let first else { return [] }
+            return [ImportWarning(file: file, line: first.line, field: field, message: message(count, first.id))]
+        }
+    }
+
+    /// Ids a file names that the file they refer to lacks (a route_id not in routes.txt): the
+    /// first line and the number of rows of each, one warning per id at its first row, in the
+    /// order they first appear: `message(id, rows)` on `field`.
+    struct UnknownIDs: SetAsideRows {
+        let field: String
+        let message: (_ id: String, _ rows: Int) -> String
+        private var seen: [String: (line: Int, count: Int)] = [:]
+
+        init(field: String, message: @escaping (_ id: String, _ rows: Int) -> String) {
+            self.field = field
+            self.message = message
+        }
+
+        mutating func add(_ id: String, line: Int) { seen[id, default: (line, 0)].count += 1 }
+
+        func warnings(file: String) -> [ImportWarning] {
+            seen.sorted { $0.value.line < $1.value.line }.map { id, s in
+                ImportWarning(file: file, line: s.line, field: field, message: message(id, s.count))
+            }
+        }
     }
 }

@@ -46,18 +46,14 @@ extension GTFS {
             let shortColumn = reader.column("route_short_name")
             let longColumn = reader.column("route_long_name")
             var routes: [Route] = []
-            var seen = Set<String>()
+            var ids = GTFS.FirstRows(field: "route_id")
             while let row = try reader.next() {
                 let id = try row.requiredText(idColumn)
                 let typeText = try row.requiredText(typeColumn)
                 guard let type = Int(typeText) else {
                     throw row.error(column: typeColumn, "'\(typeText)' is not an integer route type")
                 }
-                guard seen.insert(id).inserted else {
-                    warnings.append(ImportWarning(file: reader.file, line: row.line, field: "route_id",
-                                                  message: "route_id '\(id)' repeated; the first row is used"))
-                    continue
-                }
+                guard ids.isFirst(id, line: row.line, file: reader.file, warnings: &warnings) else { continue }
                 routes.append(Route(id: id, agencyId: row.text(agencyColumn), shortName: row.text(shortColumn),
                                     longName: row.text(longColumn), type: type, line: row.line))
             }

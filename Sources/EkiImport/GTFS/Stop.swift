@@ -40,7 +40,7 @@ extension GTFS {
             let typeColumn = reader.column("location_type")
             let parentColumn = reader.column("parent_station")
             var stops: [Stop] = []
-            var seen = Set<String>()
+            var ids = GTFS.FirstRows(field: "stop_id")
             while let row = try reader.next() {
                 let id = try row.requiredText(idColumn)
                 var locationType = 0
@@ -74,11 +74,7 @@ extension GTFS {
                     e.message += " (--skip-invalid skips stops without a usable position or name)"
                     throw e
                 }
-                guard seen.insert(id).inserted else {
-                    warnings.append(ImportWarning(file: reader.file, line: row.line, field: "stop_id",
-                                                  message: "stop_id '\(id)' repeated; the first row is used"))
-                    continue
-                }
+                guard ids.isFirst(id, line: row.line, file: reader.file, warnings: &warnings) else { continue }
                 stops.append(Stop(id: id, name: name, coordinate: coordinate, locationType: locationType,
                                   parentId: row.text(parentColumn), line: row.line))
             }

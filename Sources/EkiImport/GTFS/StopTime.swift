@@ -20,9 +20,10 @@ extension GTFS {
             let tripColumn = reader.column("trip_id")!
             let stopColumn = reader.column("stop_id")!
             var routes = [[Int32]](repeating: [], count: stopCount)
-            var unknownTrips = 0
-            var firstUnknownTrip: (line: Int, id: String)? = nil
-            var unknownStops: [String: (line: Int, count: Int)] = [:]
+            var unknownTrips = GTFS.RowCount(field: "trip_id") { n, first in
+                "\(n) rows name a trip_id that is not in trips.txt (first: '\(first)'); ignored"
+            }
+            var unknownStops = GTFS.UnknownIDs(field: "stop_id") { stop, n in "stop_id '\(stop)' is not in stops.txt (\(n) rows ignored)" }
             // Rows of one trip are usually consecutive: look the trip up once per run.
             var lastTrip = ""
             var lastRoute: Int32? = nil
@@ -35,26 +36,17 @@ extension GTFS {
                     lastRoute = routeIndexByTrip[trip]
                 }
                 guard let route = lastRoute else {
-                    unknownTrips += 1
-                    if firstUnknownTrip == nil { firstUnknownTrip = (row.line, trip) }
+                    unknownTrips.add(trip, line: row.line)
                     continue
                 }
                 if route < 0 { continue }               // its route is unknown (warned in trips.txt)
                 guard let s = stopIndex[stop] else {
-                    unknownStops[stop, default: (row.line, 0)].count += 1
+                    unknownStops.add(stop, line: row.line)
                     continue
                 }
                 if !routes[s].contains(route) { routes[s].append(route) }
             }
-            reader.finish(into: &warnings)
-            if let first = firstUnknownTrip {
-                warnings.append(ImportWarning(file: reader.file, line: first.line, field: "trip_id",
-                                              message: "\(unknownTrips) rows name a trip_id that is not in trips.txt (first: '\(first.id)'); ignored"))
-            }
-            for (stop, seen) in unknownStops.sorted(by: { $0.value.line < $1.value.line }) {
-                warnings.append(ImportWarning(file: reader.file, line: seen.line, field: "stop_id",
-                                              message: "stop_id '\(stop)' is not in stops.txt (\(seen.count) rows ignored)"))
-            }
+            reader.finish(into: &warnings, unknownTrips, unknownStops)
             return routes
         }
     }

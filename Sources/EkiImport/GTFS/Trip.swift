@@ -16,30 +16,20 @@ extension GTFS {
             let routeColumn = reader.column("route_id")!
             let tripColumn = reader.column("trip_id")!
             var result: [String: Int32] = [:]
-            var unknownRoutes: [String: (line: Int, count: Int)] = [:]
-            var repeated = 0
-            var firstRepeat: (line: Int, id: String)? = nil
+            var repeats = GTFS.RowCount(field: "trip_id") { n, first in "\(n) repeated trip_id rows (first: '\(first)'); the first row is used" }
+            var unknownRoutes = GTFS.UnknownIDs(field: "route_id") { route, n in "route_id '\(route)' is not in routes.txt (\(n) trips ignored)" }
             while let row = try reader.next() {
                 let trip = try row.requiredText(tripColumn)
                 let route = try row.requiredText(routeColumn)
                 let r = routeIndex[route] ?? -1
-                if r < 0 { unknownRoutes[route, default: (row.line, 0)].count += 1 }
+                if r < 0 { unknownRoutes.add(route, line: row.line) }
                 if result[trip] != nil {
-                    repeated += 1
-                    if firstRepeat == nil { firstRepeat = (row.line, trip) }
+                    repeats.add(trip, line: row.line)
                     continue
                 }
                 result[trip] = r
             }
-            reader.finish(into: &warnings)
-            if repeated > 0, let first = firstRepeat {
-                warnings.append(ImportWarning(file: reader.file, line: first.line, field: "trip_id",
-                                              message: "\(repeated) repeated trip_id rows (first: '\(first.id)'); the first row is used"))
-            }
-            for (route, seen) in unknownRoutes.sorted(by: { $0.value.line < $1.value.line }) {
-                warnings.append(ImportWarning(file: reader.file, line: seen.line, field: "route_id",
-                                              message: "route_id '\(route)' is not in routes.txt (\(seen.count) trips ignored)"))
-            }
+            reader.finish(into: &warnings, repeats, unknownRoutes)
             return result
         }
     }

@@ -185,61 +185,63 @@ final class OSMByteStream: OSMByteSource {
         return true
     }
 
-    private func inflateChunk(into dst: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
-        let z = zstream!
+    /// One decoder call on `count` raw bytes at `input`, writing at most `capacity` bytes of
+    /// text at `output`: the raw bytes it consumed, the bytes it produced, and whether the gzip
+    /// member or bzip2 stream ended.
+    private typealias DecodeStep = (_ input: UnsafeMutableRawPointer, _ count: Int, _ output: UnsafeMutableRawPointer,
+                                    _ capacity: Int) throws -> (consumed: Int, produced: Int, ended: Bool)
+
+    /// The decoding loop gzip and bzip2 share: raw bytes fed to `step` until it produces text;
+    /// at the end of a member, the next one (starting with `magic`) after `restart`, or the end.
+    private func decodeChunk(into dst: UnsafeMutableRawPointer, capacity: Int, magic: [UInt8],
+                             restart: () throws -> Void, step: DecodeStep) throws -> Int {
         while true {
             if memberEnded {
-                guard try nextMemberFollows(magic: [0x1f, 0x8b]) else { return 0 }
-                guard inflateReset(z) == Z_OK else { throw error("cannot restart the gzip decoder") }
+                guard try nextMemberFollows(magic: magic) else { return 0 }
+                try restart()
                 memberEnded = false
             }
-            guard try fillRaw() else { throw error("truncated gzip data: the stream ends after \(rawBytesRead) compressed bytes, \(decodedBytes) bytes of text read") }
-            let available = rawEnd - rawStart
-            z.pointee.next_in = raw.baseAddress!.assumingMemoryBound(to: Bytef.self) + rawStart
-            z.pointee.avail_in = uInt(available)
-            z.pointee.next_out = dst.assumingMemoryBound(to: Bytef.self)
-            z.pointee.avail_out = uInt(capacity)
-            let ret = inflate(z, Z_NO_FLUSH)
-            rawStart += available - Int(z.pointee.avail_in)
-            let produced = capacity - Int(z.pointee.avail_out)
-            switch ret {
-            case Z_STREAM_END:
-                memberEnded = true
-            case Z_OK, Z_BUF_ERROR:
-                break
-            default:
-                let msg = z.pointee.msg.map { String(cString: $0) } ?? "error \(ret)"
-                throw error("corrupt gzip data: \(msg)")
+            guard try fillRaw() else {
+                throw error("truncated \(compression.rawValue) data: the stream ends after \(rawBytesRead) compressed bytes, \(decodedBytes) bytes of text read")
             }
-            if produced > 0 { decodedBytes += produced; return produced }
+            let r = try step(raw.baseAddress! + rawStart, rawEnd - rawStart, dst, capacity)
+            rawStart += r.consumed
+            if r.ended { memberEnded = true }
+            if r.produced > 0 { decodedBytes += r.produced; return r.produced }
+        }
+    }
+
+    private func inflateChunk(into dst: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
+        let z = zstream!
+        return try decodeChunk(into: dst, capacity: capacity, magic: [0x1f, 0x8b], restart: {
+            guard inflateReset(z) == Z_OK else { throw error("cannot restart the gzip decoder") }
+        }) { input, count, output, space in
+            z.pointee.next_in = input.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_in = uInt(count)
+            z.pointee.next_out = output.assumingMemoryBound(to: Bytef.self)
+            z.pointee.avail_out = uInt(space)
+            let ret = inflate(z, Z_NO_FLUSH)
+            guard ret == Z_STREAM_END || ret == Z_OK || ret == Z_BUF_ERROR else {
+                throw error("corrupt gzip data: " + (z.pointee.msg.map { String(cString: $0) } ?? "error \(ret)"))
+            }
+            return (count - Int(z.pointee.avail_in), space - Int(z.pointee.avail_out), ret == Z_STREAM_END)
         }
     }
 
     private func bunzipChunk(into dst: UnsafeMutableRawPointer, capacity: Int) throws -> Int {
         let s = bzstream!
-        while true {
-            if memberEnded {
-                guard try nextMemberFollows(magic: [0x42, 0x5a, 0x68]) else { return 0 }
-                BZ2_bzDecompressEnd(s)
-                s.initialize(to: bz_stream())
-                guard BZ2_bzDecompressInit(s, 0, 0) == BZ_OK else { throw error("cannot restart the bzip2 decoder") }
-                memberEnded = false
-            }
-            guard try fillRaw() else { throw error("truncated bzip2 data: the stream ends after \(rawBytesRead) compressed bytes, \(decodedBytes) bytes of text read") }
-            let available = rawEnd - rawStart
-            s.pointee.next_in = raw.baseAddress!.assumingMemoryBound(to: CChar.self) + rawStart
-            s.pointee.avail_in = UInt32(available)
-            s.pointee.next_out = dst.assumingMemoryBound(to: CChar.self)
-            s.pointee.avail_out = UInt32(capacity)
+        return try decodeChunk(into: dst, capacity: capacity, magic: [0x42, 0x5a, 0x68], restart: {
+            BZ2_bzDecompressEnd(s)
+            s.initialize(to: bz_stream())
+            guard BZ2_bzDecompressInit(s, 0, 0) == BZ_OK else { throw error("cannot restart the bzip2 decoder") }
+        }) { input, count, output, space in
+            s.pointee.next_in = input.assumingMemoryBound(to: CChar.self)
+            s.pointee.avail_in = UInt32(count)
+            s.pointee.next_out = output.assumingMemoryBound(to: CChar.self)
+            s.pointee.avail_out = UInt32(space)
             let ret = BZ2_bzDecompress(s)
-            rawStart += available - Int(s.pointee.avail_in)
-            let produced = capacity - Int(s.pointee.avail_out)
-            switch ret {
-            case BZ_STREAM_END: memberEnded = true
-            case BZ_OK: break
-            default: throw error("corrupt bzip2 data (libbz2 error \(ret))")
-            }
-            if produced > 0 { decodedBytes += produced; return produced }
+            guard ret == BZ_STREAM_END || ret == BZ_OK else { throw error("corrupt bzip2 data (libbz2 error \(ret))") }
+            return (count - Int(s.pointee.avail_in), space - Int(s.pointee.avail_out), ret == BZ_STREAM_END)
         }
     }
 }

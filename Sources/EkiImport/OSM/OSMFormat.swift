@@ -7,6 +7,11 @@ public struct OSMFormat: ImportFormat {
     public init() {}
     public var name: String { "osm" }
     public var reads: String { "OpenStreetMap XML 0.6 (API, Overpass, JOSM, osmium), plain, .gz or .bz2, or PBF (.osm.pbf); `-` reads XML from stdin" }
+    /// XML from standard input; no `--skip-invalid` (a node always has a position).
+    public var capabilities: ImportCapabilities {
+        ImportCapabilities(standardInput: .init(content: "OpenStreetMap XML", short: "OSM"),
+                           skipInvalidRefusal: .init(input: "OpenStreetMap", reason: "its stations are nodes, which always have a position"))
+    }
 
     public func identify(_ input: ImportInput) -> Identification {
         if input.isDirectory { return .no }

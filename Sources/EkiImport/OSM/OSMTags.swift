@@ -183,9 +183,8 @@ enum OSMNumber {
     /// A decimal integer (optional sign, at most 18 digits), nil for anything else.
     @inline(__always)
     static func int64(_ p: UnsafePointer<CChar>) -> Int64? {
-        var i = 0
-        var negative = false
-        if p[0] == 0x2d { negative = true; i = 1 } else if p[0] == 0x2b { i = 1 }
+        let (negative, start) = sign(p)
+        var i = start
         var v: Int64 = 0
         let first = i
         while true {
@@ -199,6 +198,12 @@ enum OSMNumber {
         return negative ? -v : v
     }
 
+    /// A leading `-` or `+`: whether the number is negative, and where its digits start.
+    @inline(__always)
+    private static func sign(_ p: UnsafePointer<CChar>) -> (negative: Bool, start: Int) {
+        p[0] == 0x2d ? (true, 1) : p[0] == 0x2b ? (false, 1) : (false, 0)
+    }
+
     private static let powersOfTen: [Double] = (0...22).map { pow(10, Double($0)) }
 
     /// A decimal number such as `35.2561`, `-0.5`, `1e-3`; nil for empty, non-numeric,
@@ -206,9 +211,8 @@ enum OSMNumber {
     /// rounded); longer ones go through `strtod`.
     @inline(__always)
     static func double(_ p: UnsafePointer<CChar>) -> Double? {
-        var i = 0
-        var negative = false
-        if p[0] == 0x2d { negative = true; i = 1 } else if p[0] == 0x2b { i = 1 }
+        let (negative, start) = sign(p)
+        var i = start
         var mantissa: Int64 = 0
         var digits = 0
         var fraction = 0

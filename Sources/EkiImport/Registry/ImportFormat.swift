@@ -49,6 +49,47 @@ public struct ImportOptions: Sendable {
     }
 }
 
+/// What a format can take beyond its files, declared as data so that the registry checks the
+/// options against it (`ImporterRegistry.format(for:profile:options:)`) without knowing the
+/// formats. The default: files only, `--skip-invalid` applies, no column map.
+public struct ImportCapabilities: Sendable, Equatable {
+    /// What standard input (`-`) is read as, as messages name it; nil when the format reads
+    /// files only (it may need to seek, or to find companion files beside its input).
+    public var standardInput: StandardInput?
+    /// Why `--skip-invalid` does not apply, nil when it does (rows may lack a usable position
+    /// or name): the input as messages name it and the reason.
+    public var skipInvalidRefusal: SkipInvalidRefusal?
+    /// Whether the format takes the generic column map (`--columns`): its columns are not known.
+    public var takesColumnMap: Bool
+
+    /// What standard input is read as: `content` in full ("OpenStreetMap XML"), `short` ("OSM").
+    public struct StandardInput: Sendable, Equatable {
+        public var content: String
+        public var short: String
+        public init(content: String, short: String) { self.content = content; self.short = short }
+    }
+
+    /// Why a format has no rows to skip: `input` names its data ("OpenStreetMap"), `reason`
+    /// says why ("its stations are nodes, which always have a position").
+    public struct SkipInvalidRefusal: Sendable, Equatable {
+        public var input: String
+        public var reason: String
+        public init(input: String, reason: String) { self.input = input; self.reason = reason }
+    }
+
+    public init(standardInput: StandardInput? = nil, skipInvalidRefusal: SkipInvalidRefusal? = nil,
+                takesColumnMap: Bool = false) {
+        self.standardInput = standardInput
+        self.skipInvalidRefusal = skipInvalidRefusal
+        self.takesColumnMap = takesColumnMap
+    }
+
+    /// True when the format reads standard input.
+    public var readsStandardInput: Bool { standardInput != nil }
+    /// True when `--skip-invalid` applies.
+    public var supportsSkipInvalid: Bool { skipInvalidRefusal == nil }
+}
+
 /// One input format behind `eki import`: what it reads, whether an input is its own, and the
 /// importer that reads it. `ImporterRegistry` asks every format and picks.
 public protocol ImportFormat: Sendable {
@@ -56,6 +97,9 @@ public protocol ImportFormat: Sendable {
     var name: String { get }
     /// One line for `--help`: the inputs this format reads.
     var reads: String { get }
+    /// What the format takes beyond files (standard input, `--skip-invalid`, `--columns`);
+    /// by default `ImportCapabilities()`.
+    var capabilities: ImportCapabilities { get }
     /// How sure the format is that `input` is its own. Reads little (the input's head bytes or
     /// folder listing, a zip's listing, 4 KiB of decompressed text); never throws.
     func identify(_ input: ImportInput) -> Identification
@@ -71,6 +115,8 @@ public protocol ImportFormat: Sendable {
 }
 
 extension ImportFormat {
+    public var capabilities: ImportCapabilities { ImportCapabilities() }
+
     public func importers(for inputs: [ImportInput], options: ImportOptions) throws -> [PlannedImport] {
         try inputs.map { PlannedImport(input: $0, format: name, importer: try importer(for: $0, options: options)) }
     }

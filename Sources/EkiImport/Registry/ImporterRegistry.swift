@@ -30,22 +30,25 @@ public struct ImporterRegistry: Sendable {
     ///   `ImportOptionError` for an unknown profile, or for `--columns` with an input of a
     ///   format whose columns are known.
     public func format(for input: ImportInput, profile: String?, options: ImportOptions) throws -> any ImportFormat {
+        let readers = formats.filter(\.capabilities.readsStandardInput)
+        let stdin = readers.compactMap(\.capabilities.standardInput)
         if let profile {
             guard let f = format(named: profile) else {
                 throw ImportOptionError("--profile must be one of \(names.joined(separator: ", ")), got '\(profile)'")
             }
-            if input.isStandardInput && !(f is OSMFormat) {
-                throw ImportError(file: input.displayName, message: "standard input is read as OpenStreetMap XML only (--profile osm); give a \(f.name) input as a file")
+            if input.isStandardInput && !f.capabilities.readsStandardInput {
+                throw ImportError(file: input.displayName, message: "standard input is read as \(stdin.map(\.content).joined(separator: " or ")) only ("
+                                  + readers.map { "--profile \($0.name)" }.joined(separator: " or ") + "); give a \(f.name) input as a file")
             }
-            if options.columns != nil && !(f is GenericCSVFormat) {
-                throw ImportOptionError("--columns goes with the generic profile")
+            if options.columns != nil && !f.capabilities.takesColumnMap {
+                throw ImportOptionError("--columns goes with the \(Self.columnMapProfiles(formats)) profile")
             }
-            if options.skipInvalid && f is OSMFormat {
-                throw ImportOptionError("--skip-invalid does not go with the osm profile (its stations are nodes, which always have a position)")
+            if options.skipInvalid, let refusal = f.capabilities.skipInvalidRefusal {
+                throw ImportOptionError("--skip-invalid does not go with the \(f.name) profile (\(refusal.reason))")
             }
             return f
         }
-        let candidates = input.isStandardInput ? formats.filter { $0 is OSMFormat } : formats
+        let candidates = input.isStandardInput ? readers : formats
         var best: (format: any ImportFormat, sureness: Identification)? = nil
         for f in candidates {
             let answer = f.identify(input)
@@ -55,17 +58,23 @@ public struct ImporterRegistry: Sendable {
         guard let chosen = best?.format else {
             let tried = candidates.map(\.name).joined(separator: ", ")
             if input.isStandardInput {
-                throw ImportError(file: input.displayName, message: "not OpenStreetMap XML (tried: \(tried); standard input is read as OSM only, give other formats as files)")
+                throw ImportError(file: input.displayName, message: "not \(stdin.map(\.content).joined(separator: " or ")) (tried: \(tried); standard input is read as "
+                                  + stdin.map(\.short).joined(separator: " or ") + " only, give other formats as files)")
             }
             throw ImportError(file: input.displayName, message: "no importer recognises this \(input.isDirectory ? "folder" : "file") (tried: \(tried))")
         }
-        if options.columns != nil && !(chosen is GenericCSVFormat) {
-            throw ImportOptionError("--columns goes with the generic profile, but \(input.displayName) is \(chosen.name) (its columns are known)")
+        if options.columns != nil && !chosen.capabilities.takesColumnMap {
+            throw ImportOptionError("--columns goes with the \(Self.columnMapProfiles(formats)) profile, but \(input.displayName) is \(chosen.name) (its columns are known)")
         }
-        if options.skipInvalid && chosen is OSMFormat {
-            throw ImportOptionError("--skip-invalid does not go with OpenStreetMap input (\(input.displayName)): its stations are nodes, which always have a position")
+        if options.skipInvalid, let refusal = chosen.capabilities.skipInvalidRefusal {
+            throw ImportOptionError("--skip-invalid does not go with \(refusal.input) input (\(input.displayName)): \(refusal.reason)")
         }
         return chosen
+    }
+
+    /// The profiles that take `--columns` (`generic`), for messages.
+    private static func columnMapProfiles(_ formats: [any ImportFormat]) -> String {
+        formats.filter(\.capabilities.takesColumnMap).map(\.name).joined(separator: " or ")
     }
 
     /// The importers for `inputs` (paths, `-` for stdin): each input identified (or the

@@ -8,19 +8,22 @@
 /// join JR東日本's other conventional lines at 東京. Rows from different datasets join the same
 /// way, so 東京 from N02 and from station_database is still four entries.
 ///
-/// What an entry shows when its rows disagree follows `sourcePriority`: name, operator name
-/// and point come from the rows of the highest-priority dataset present; reading, Latin name
-/// and prefecture from the first dataset (in priority order) that has one; lines are the union.
+/// What an entry shows when its rows disagree follows `sourcePriority` (`SourcePriority`):
+/// name, operator name and point come from the rows of the highest-priority dataset present;
+/// reading, Latin name and prefecture from the first dataset (in priority order) that has one;
+/// lines are the union.
 /// The result does not depend on row order: rows are sorted before anything is taken from them.
 public struct EntryRule: Sendable {
     /// Single-link distance, metres (1.5 km by default, the 降りつぶし.net rule of thumb for one
     /// station whose platforms lie apart).
     public var linkDistance: Double
-    /// Dataset names (or prefixes ending in `/`) from most to least trusted for names and
-    /// points. Default: `n02` (MLIT's surveyed platform lines and official names), then
-    /// `station-database` and `ekidata` (one hand-placed point per station), `gtfs/` (stop
-    /// poles), `osm` (community-mapped, varies), `csv/` (user files).
-    public var sourcePriority: [String]
+    /// The datasets from most to least trusted for names and points (`SourcePriority.default`
+    /// unless given). One value for both stages: it is the reconciler's (`reconciler`, which
+    /// unifies names by it), so setting either sets both.
+    public var sourcePriority: SourcePriority {
+        get { reconciler.sourcePriority }
+        set { reconciler.sourcePriority = newValue }
+    }
     /// Datasets that record closures (closed stations and lines). When an entry has rows from
     /// any of them, only those rows decide whether it is open: N02-23, a 2023 snapshot, lists
     /// stations station_database knows have closed since.
@@ -35,17 +38,17 @@ public struct EntryRule: Sendable {
     /// store's entries).
     public var reconciler: SourceReconciler
 
-    public static let defaultPriority = ["n02", "station-database", "ekidata", "gtfs/", "osm", "csv/"]
-
-    /// - Parameter operators: the operator table rows are resolved against (`operatorID`):
-    ///   a row's operator reference (GTFS-JP agency_id → 法人番号) first, then its operator name;
-    ///   an operator the table does not know keeps its folded name as its id.
-    public init(linkDistance: Double = 1_500, sourcePriority: [String] = EntryRule.defaultPriority,
+    /// - Parameters:
+    ///   - sourcePriority: the trust order of both stages; it replaces the given `reconciler`'s.
+    ///   - operators: the operator table rows are resolved against (`operatorID`):
+    ///     a row's operator reference (GTFS-JP agency_id → 法人番号) first, then its operator name;
+    ///     an operator the table does not know keeps its folded name as its id.
+    public init(linkDistance: Double = 1_500, sourcePriority: SourcePriority = .default,
                 closureDatasets: Set<String> = ["station-database", "ekidata"],
                 operators: OperatorTable = .builtIn, reconciler: SourceReconciler? = nil) {
         self.reconciler = reconciler ?? SourceReconciler(operators: operators)
+        self.reconciler.sourcePriority = sourcePriority
         self.linkDistance = linkDistance
-        self.sourcePriority = sourcePriority
         self.closureDatasets = closureDatasets
         self.operatorID = { r in
             // Open rows of a former operator belong to its successor today (N02-23 lists 新京成電鉄,
@@ -170,12 +173,7 @@ public struct EntryRule: Sendable {
     }
 
     /// The rank of a dataset in `sourcePriority` (lower is more trusted).
-    public func rank(_ dataset: String) -> Int {
-        for (i, p) in sourcePriority.enumerated() where dataset == p || (p.hasSuffix("/") && dataset.hasPrefix(p)) {
-            return i
-        }
-        return sourcePriority.count
-    }
+    public func rank(_ dataset: String) -> Int { sourcePriority.rank(dataset) }
 
     func rowOrder(_ a: SourceRecord, _ b: SourceRecord) -> Bool {
         let ra = rank(a.source.dataset), rb = rank(b.source.dataset)

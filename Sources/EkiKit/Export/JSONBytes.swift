@@ -38,12 +38,50 @@ package enum JSONBytes {
         if let s { appendQuoted(s, to: &out) } else { append("null", to: &out) }
     }
 
-    /// A number as all of EkiKit's JSON writes it: integral values without a fraction,
-    /// others in Swift's shortest round-trip form; NaN and infinities as null.
-    public static func appendNumber(_ d: Double, to out: inout [UInt8]) {
-        if d.isNaN || d.isInfinite { append("null", to: &out); return }
-        if d == d.rounded(), abs(d) < 1e15 { append(String(Int64(d)), to: &out); return }
-        append(d.description, to: &out)
+    /// A number as all of EkiKit's JSON writes it (`number`).
+    public static func appendNumber(_ d: Double, decimals: Int? = nil, to out: inout [UInt8]) {
+        append(number(d, decimals: decimals), to: &out)
+    }
+
+    /// A number as all of EkiKit's JSON writes it (the command line's, the map server's and the
+    /// exports'): integral values without a fraction (`35`, `-0.0` as `0`), others in the
+    /// shortest decimal that reads back as the same Double (`139.7671`), always in plain
+    /// positional form — no exponent (`0.00001`, not `1e-05`; `12345678901234567000`, not
+    /// `1.2345678901234567e+19`); NaN and infinities, which JSON cannot write, as `null`.
+    /// With `decimals`, the value is first rounded half away from zero to that many decimal
+    /// places (`distance_m` with 1, `percent` with 2).
+    public static func number(_ d: Double, decimals: Int? = nil) -> String {
+        guard d.isFinite else { return "null" }
+        let d = decimals.map { rounded(d, decimals: $0) } ?? d
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        let text = d.description
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }) else {
+            return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
+        }
+        // Swift writes the shortest digits as d.ddd…e±x outside 1e-4 ..< 1e16: place the point.
+        let negative = text.hasPrefix("-")
+        let mantissa = text[text.index(text.startIndex, offsetBy: negative ? 1 : 0)..<e]
+        let exponent = Int(text[text.index(after: e)...])!
+        var digits = mantissa.filter { $0 != "." }
+        let point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count) + exponent
+        while digits.count > 1 && digits.last == "0" && digits.count > point { digits.removeLast() }
+        let body: String
+        if point <= 0 {
+            body = "0." + String(repeating: "0", count: -point) + digits
+        } else if point >= digits.count {
+            body = digits + String(repeating: "0", count: point - digits.count)
+        } else {
+            body = String(digits.prefix(point)) + "." + String(digits.dropFirst(point))
+        }
+        return (negative ? "-" : "") + body
+    }
+
+    /// `d` rounded half away from zero to `decimals` decimal places (the value `number` writes
+    /// with `decimals`).
+    public static func rounded(_ d: Double, decimals: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<max(0, decimals) { scale *= 10 }
+        return (d * scale).rounded() / scale
     }
 
     /// `["…","…"]` with no white space.

@@ -106,7 +106,7 @@ package enum StationFeatureJSON {
     private static func appendExtras(_ distance: Double?, _ extra: [(String, Value)], _ indent: String?, _ out: inout [UInt8]) {
         if let distance {
             name("distance_m", indent, &out)
-            JSONBytes.appendNumber((distance * 10).rounded() / 10, to: &out)
+            JSONBytes.appendNumber(distance, decimals: 1, to: &out)
         }
         for (k, v) in extra {
             name(k, indent, quoting: true, &out)

@@ -11,7 +11,7 @@ import EkiSQLite
 ///    sections with the same display name (`LineNames.display`) are one group: station_database's
 ///    `JR東海道本線(熱海～浜松)` and `JR東海道本線(浜松～岐阜)` are JR東海's 東海道本線.
 /// 3. Datasets are taken ordered ones first (rows with `lineOrder`), then by the entry rule's
-///    source priority. Each group joins the line of the same operator and class that shares
+///    source priority (`SourcePriority`, the import's entry rule's). Each group joins the line of the same operator and class that shares
 ///    the most of its entries — at least 2, and at least a third of the smaller of the two — and
 ///    holds no group of the same dataset yet (so a dataset's own lines, 京浜東北線 beside
 ///    東北本線, stay apart), or the line whose id it would take; else it starts a line. Counting
@@ -51,8 +51,10 @@ extension LineTable {
 
     /// Rebuilds the line table from `source_records`, `station_sources` and `stations`. Call
     /// inside the import's transaction (the migration to version 4 calls it too).
+    /// - Parameter priority: the order datasets are matched to lines in (after the ordered
+    ///   ones): the entry rule's `sourcePriority`.
     /// - Throws: `SQLiteError`.
-    func update() throws {
+    func update(priority: SourcePriority = .default) throws {
         guard exists else { return }
         try db.execute("DELETE FROM line_aliases; DELETE FROM line_stations; DELETE FROM lines;")
         // Written afresh: the index on entries is built after the rows (one sort, not an
@@ -61,7 +63,7 @@ extension LineTable {
         let dropped = (try? db.execute("DROP INDEX line_stations_fid")) != nil
         let sections = try readSections()
         if !sections.isEmpty {
-            var lines = group(sections)
+            var lines = group(sections, priority: priority)
             try order(&lines)
             try write(lines)
         }
@@ -130,8 +132,7 @@ extension LineTable {
     }
 
     /// Steps 2 and 3: sections grouped by display name within a dataset, groups matched to lines.
-    private func group(_ sections: [Section]) -> [Building] {
-        let rule = EntryRule(operators: .builtIn)
+    private func group(_ sections: [Section], priority: SourcePriority) -> [Building] {
         var ordered = Set<String>()
         var heads: [String: Set<String>] = [:]
         for s in sections {
@@ -161,7 +162,7 @@ extension LineTable {
             if sa != sb { return sb }
             let oa = ordered.contains($0.dataset), ob = ordered.contains($1.dataset)
             if oa != ob { return oa }
-            let ra = rule.rank($0.dataset), rb = rule.rank($1.dataset)
+            let ra = priority.rank($0.dataset), rb = priority.rank($1.dataset)
             if ra != rb { return ra < rb }
             if $0.dataset != $1.dataset { return $0.dataset < $1.dataset }
             if $0.size != $1.size { return $0.size > $1.size }

@@ -32,40 +32,22 @@ public struct SourceRecord: Hashable, Sendable {
     private var extras: Extras?
 
     /// Reading (読み) in hiragana, when the source has one.
-    public var reading: String? {
-        get { extras?.values.reading }
-        set { update { $0.reading = newValue } }
-    }
+    public var reading: String? { get { self[extra: \.reading] } set { self[extra: \.reading] = newValue } }
     /// Latin-script name (romaji or English), when the source has one.
-    public var latinName: String? {
-        get { extras?.values.latinName }
-        set { update { $0.latinName = newValue } }
-    }
+    public var latinName: String? { get { self[extra: \.latinName] } set { self[extra: \.latinName] = newValue } }
     /// An operator reference from the source (e.g. GTFS-JP agency_id = 法人番号 + `_n`).
-    public var operatorRef: String? {
-        get { extras?.values.operatorRef }
-        set { update { $0.operatorRef = newValue } }
-    }
+    public var operatorRef: String? { get { self[extra: \.operatorRef] } set { self[extra: \.operatorRef] = newValue } }
     /// Position of the row along its line, when the source orders its lines (station_database
     /// `register.csv` `index`, GTFS `stop_sequence` of the trip patterns); ascending along the
     /// line, not necessarily from 1 or contiguous. Positions `lineOrderBranchStep` or more apart
     /// are on separate branches (GTFS branch patterns).
-    public var lineOrder: Int? {
-        get { extras?.values.lineOrder }
-        set { update { $0.lineOrder = newValue } }
-    }
+    public var lineOrder: Int? { get { self[extra: \.lineOrder] } set { self[extra: \.lineOrder] = newValue } }
     /// The line's colour as the source gives it (`#RRGGBB`), when it has one.
-    public var lineColor: String? {
-        get { extras?.values.lineColor }
-        set { update { $0.lineColor = newValue } }
-    }
+    public var lineColor: String? { get { self[extra: \.lineColor] } set { self[extra: \.lineColor] = newValue } }
     /// Other names of the row's station, set by `SourceReconciler` when it gives the row another
     /// source's spelling or a newer name (kept on the entry as former names, searchable). Not
     /// stored with the row.
-    public var aliases: [String] {
-        get { extras?.values.aliases ?? [] }
-        set { update { $0.aliases = newValue } }
-    }
+    public var aliases: [String] { get { self[extra: \.aliases] } set { self[extra: \.aliases] = newValue } }
 
     public init(source: SourceRef, name: String, reading: String? = nil, latinName: String? = nil,
                 operatorName: String?, operatorRef: String? = nil, serviceClass: ServiceClass,
@@ -115,6 +97,8 @@ public struct SourceRecord: Hashable, Sendable {
         var lineColor: String? = nil
         var aliases: [String] = []
 
+        static let empty = ExtraValues()
+
         var isEmpty: Bool {
             reading == nil && latinName == nil && operatorRef == nil && lineOrder == nil && lineColor == nil && aliases.isEmpty
         }
@@ -126,9 +110,14 @@ public struct SourceRecord: Hashable, Sendable {
         init(_ values: ExtraValues) { self.values = values }
     }
 
-    private mutating func update(_ change: (inout ExtraValues) -> Void) {
-        var values = extras?.values ?? ExtraValues()
-        change(&values)
-        extras = values.isEmpty ? nil : Extras(values)
+    /// One optional field: read from the box (its default when there is none), written as a
+    /// new box (none when every field is empty).
+    private subscript<T>(extra field: WritableKeyPath<ExtraValues, T>) -> T {
+        get { extras.map { $0.values[keyPath: field] } ?? ExtraValues.empty[keyPath: field] }
+        set {
+            var values = extras?.values ?? ExtraValues()
+            values[keyPath: field] = newValue
+            extras = values.isEmpty ? nil : Extras(values)
+        }
     }
 }

@@ -132,7 +132,7 @@ extension StationStore {
             trace = PhaseTrace()
             try search.update()
             trace.mark("search index")
-            try lines.update()
+            try lines.update(priority: rule.sourcePriority)
             trace.mark("line table")
             let counts = try rows.datasetCounts()
             trace.mark("dataset counts")

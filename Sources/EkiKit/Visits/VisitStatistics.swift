@@ -51,6 +51,19 @@ public struct VisitStatistics: Sendable {
     public var closedVisited: Int
     /// Recorded keys with counting visits that resolve to no entry (see `eki visit check`).
     public var orphanedKeys: Int
+
+    /// As `eki stats --format json` (pretty) and the map server's `/api/stats` (compact) write
+    /// it: `groups` (each `{<groupName>: group, visited, total, percent}`, percent rounded to
+    /// two decimals), `total` (the same with `group`), `closed_visited`, `orphaned_keys`.
+    /// - Parameter groupName: the grouping's name (`operator`, `line`, …), `group` for none.
+    public func json(groupName: String) -> JSONValue {
+        func row(_ t: VisitTally) -> JSONValue {
+            .object([(groupName, .string(t.group)), ("visited", .int(t.visited)), ("total", .int(t.total)),
+                     ("percent", .number(JSONBytes.rounded(t.percent, decimals: 2)))])
+        }
+        return .object([("groups", .array(groups.map(row))), ("total", row(total)),
+                        ("closed_visited", .int(closedVisited)), ("orphaned_keys", .int(orphanedKeys))])
+    }
 }
 
 extension VisitedStations {

@@ -107,30 +107,13 @@ extension MapAPI {
                     : try $0.statistics(store: ctx.store, by: grouping)
             }
         }
-        let name = grouping?.rawValue ?? "group"
-        func row(_ t: VisitTally, _ out: inout [UInt8]) {
-            out.append(UInt8(ascii: "{")); JSONBytes.appendQuoted(name, to: &out); out.append(UInt8(ascii: ":"))
-            JSONBytes.appendQuoted(t.group, to: &out)
-            JSONBytes.append(",\"visited\":\(t.visited),\"total\":\(t.total),\"percent\":", to: &out)
-            JSONBytes.appendNumber((t.percent * 100).rounded() / 100, to: &out)
-            out.append(UInt8(ascii: "}"))
-        }
-        var out: [UInt8] = []
-        JSONBytes.append("{\"groups\":[", to: &out)
-        for (i, g) in stats.groups.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            row(g, &out)
-        }
-        JSONBytes.append("],\"total\":", to: &out)
-        row(stats.total, &out)
-        JSONBytes.append(",\"closed_visited\":\(stats.closedVisited),\"orphaned_keys\":\(stats.orphanedKeys)}", to: &out)
-        return .json(out)
+        return .json(stats.json(groupName: grouping?.rawValue ?? "group").text())
     }
 
     /// `GET /api/geocode?q=[&provider=P[,P]][&limit=10]`: candidate places as `eki geocode
-    /// --format geojson` writes them (Points with `bbox`; properties rank, title, provider),
-    /// from the same providers, cache and request spacing. 404 when nothing is found, 502 when
-    /// a web service fails.
+    /// --format geojson` writes them, compact (`GeocodeCandidateJSON.featureCollection`: Points
+    /// with `bbox`; properties rank, title, provider), from the same providers, cache and
+    /// request spacing. 404 when nothing is found, 502 when a web service fails.
     func geocode(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["q", "provider", "limit"])
         let query = try p.required("q")
@@ -151,28 +134,6 @@ extension MapAPI {
             default: throw APIError(502, "geocoder_failed", e.description)
             }
         }
-        var out: [UInt8] = []
-        JSONBytes.append("{\"type\":\"FeatureCollection\",\"features\":[", to: &out)
-        for (i, c) in found.enumerated() {
-            if i > 0 { out.append(UInt8(ascii: ",")) }
-            JSONBytes.append("{\"type\":\"Feature\"", to: &out)
-            if let b = c.bbox {
-                JSONBytes.append(",\"bbox\":[", to: &out)
-                for (j, x) in [b.minLon, b.minLat, b.maxLon, b.maxLat].enumerated() {
-                    if j > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONBytes.appendNumber(x, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }
-            JSONBytes.append(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[", to: &out)
-            JSONBytes.appendNumber(c.coordinate.lon, to: &out); out.append(UInt8(ascii: ","))
-            JSONBytes.appendNumber(c.coordinate.lat, to: &out)
-            JSONBytes.append("]},\"properties\":{\"rank\":\(i + 1),\"title\":", to: &out)
-            JSONBytes.appendQuoted(c.title, to: &out)
-            JSONBytes.append(",\"provider\":", to: &out); JSONBytes.appendQuoted(c.provider.rawValue, to: &out)
-            JSONBytes.append("}}", to: &out)
-        }
-        JSONBytes.append("]}", to: &out)
-        return .json(out)
+        return .json(GeocodeCandidateJSON.featureCollection(found).text())
     }
 }

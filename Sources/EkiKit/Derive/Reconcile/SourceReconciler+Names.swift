@@ -41,13 +41,13 @@ extension SourceReconciler {
     /// Rule 5: rows of one operator and class within `variantDistance` whose names are one
     /// station written differently — the same `looseKey`, or the same reading (a kana name
     /// counts as its own reading: `なんば` = `難波` read なんば) — take one name: the most
-    /// trusted dataset's (`rank`; N02 first), the other spellings kept as the rows' aliases.
+    /// trusted dataset's (`sourcePriority`; N02 first), the other spellings kept as the rows' aliases.
     /// Before that, a station renamed after an older dataset's edition: a row of an older
     /// dataset (`olderDatasets`) whose name no newer row has nearby, beside a newer row of the
     /// same operator, class and line within `variantDistance` whose name the older dataset has
     /// nowhere nearby, takes the newer name (西鉄 試験場前 → 聖マリア病院前; lines of unrelated
     /// names, as 長崎電気軌道's 本線 and 長崎電軌1系統, count when the rows lie within 100 m).
-    func unifyNames(_ ctx: inout Context, _ report: inout Report, rank: (String) -> Int) {
+    func unifyNames(_ ctx: inout Context, _ report: inout Report) {
         let n = ctx.rows.count
         // Each row's operator and class, as an index into `opClassNames` (ids and class, e.g.
         // `jr-east/conventional`): one small number per row instead of one string.
@@ -165,7 +165,7 @@ extension SourceReconciler {
             let names = Set(members.map { TextFold.nameKey(ctx.rows[$0].name) })
             guard names.count > 1 else { continue }
             let best = members.min { a, b in
-                let ra = rank(ctx.rows[a].source.dataset), rb = rank(ctx.rows[b].source.dataset)
+                let ra = sourcePriority.rank(ctx.rows[a].source.dataset), rb = sourcePriority.rank(ctx.rows[b].source.dataset)
                 if ra != rb { return ra < rb }
                 return (ctx.rows[a].source, a) < (ctx.rows[b].source, b)
             }!

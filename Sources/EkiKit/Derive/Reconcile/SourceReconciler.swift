@@ -58,8 +58,8 @@ public struct SourceReconciler: Sendable {
     /// station is a rename, not another station). Default: station_database (updated
     /// continuously) is newer than N02-23.
     public var olderDatasets: [String: Set<String>]
-    /// Dataset trust order for names (`EntryRule.sourcePriority`).
-    public var sourcePriority: [String]
+    /// Dataset trust order for names: the entry rule's (`EntryRule.sourcePriority` sets it).
+    public var sourcePriority: SourcePriority
     /// Curated kinds of stop (`StationKinds`; default the built-in table).
     public var kinds: StationKinds
     /// Curated readings by operator (`StationReadings`; default the built-in table).
@@ -72,7 +72,7 @@ public struct SourceReconciler: Sendable {
                 matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
                 boundaries: PrefectureBoundaries? = .builtIn, variantDistance: Double = 300,
                 olderDatasets: [String: Set<String>] = ["station-database": ["n02"]],
-                sourcePriority: [String] = EntryRule.defaultPriority) {
+                sourcePriority: SourcePriority = .default) {
         self.variantDistance = variantDistance
         self.kinds = kinds
         self.readings = readings
@@ -157,7 +157,7 @@ public struct SourceReconciler: Sendable {
             curatedSections(&ctx, &report)
             fillAttributes(&ctx, &report)
             unifyClasses(&ctx, &report)
-            unifyNames(&ctx, &report, rank: rank)
+            unifyNames(&ctx, &report)
             applyKinds(&ctx)
             chooseReadings(&ctx, &report)
             return ctx.rows
@@ -290,14 +290,6 @@ public struct SourceReconciler: Sendable {
             let b = lineKeys(j)
             return lineKeys(i).contains { a in b.contains { LineKey.matches(a, $0) } }
         }
-    }
-
-    /// The rank of a dataset in `sourcePriority` (as `EntryRule.rank`).
-    func rank(_ dataset: String) -> Int {
-        for (i, p) in sourcePriority.enumerated() where dataset == p || (p.hasSuffix("/") && dataset.hasPrefix(p)) {
-            return i
-        }
-        return sourcePriority.count
     }
 
     /// The operator id of a row (successors followed for open rows), nil when unknown.
