@@ -56,13 +56,12 @@ struct BBoxCommand: Command {
     let visitOptions: VisitOptions
 
     func run() throws -> Int32 {
-        let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let visits = try visitOptions.load(store: store)
+        let (store, visits) = try visitOptions.openStore(args)
         let box = try bbox ?? BoundingBox(around: place!.centre(store: store, console: console).coordinate,
                                           width: span!, height: span!)
         // The library's viewport: filter and prefecture before the pin cap, nearest the centre first.
         let (found, total) = try store.spatial.stations(ViewportQuery(
-            bbox: box, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter), limit: limit,
+            bbox: box, filter: visitOptions.viewportFilter(visits), limit: limit,
             includeClosed: args.has("include-closed"), prefecture: args["prefecture"]))
         LimitNotice.report(shown: found.count, of: total, console: console)
         console.out(StationOutput.render(VisitOptions.rows(found, visits: visits), format: format,

@@ -53,11 +53,10 @@ struct NearestCommand: Command {
     let visitOptions: VisitOptions
 
     func run() throws -> Int32 {
-        let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let visits = try visitOptions.load(store: store)
+        let (store, visits) = try visitOptions.openStore(args)
         let centre = try point ?? place!.centre(store: store, console: console).coordinate
         let found = try store.spatial.nearest(to: centre, k: k, includeClosed: args.has("include-closed"),
-                                              filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter),
+                                              filter: visitOptions.viewportFilter(visits),
                                               prefecture: args["prefecture"])
         console.out(StationOutput.render(VisitOptions.rows(found.map(\.station), distances: found.map(\.distance), visits: visits),
                                          format: format, width: TableWidth.columns(wide: args.has("wide"), console: console)))

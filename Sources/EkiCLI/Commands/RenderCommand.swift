@@ -127,8 +127,7 @@ struct RenderCommand: Command {
     }
 
     func run() throws -> Int32 {
-        let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let visits = try visitOptions.load(store: store)
+        let (store, visits) = try visitOptions.openStore(args)
         let stations: [Station]
         let box: BoundingBox
         var polylines: [[Coordinate]] = []
@@ -145,7 +144,7 @@ struct RenderCommand: Command {
             }
             box = framed
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
-            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter))).stations
+            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: visitOptions.viewportFilter(visits))).stations
         } else if all {
             let everything = try store.entries.all(includeClosed: false)
             guard let framed = MapViewport.framing(everything.map(\.coordinate), margin: 0.02) else {
@@ -158,7 +157,7 @@ struct RenderCommand: Command {
                                           width: span, height: span)
             // The picture shows more than the box on one axis: query what it shows.
             let view = MapViewport(fitting: box, width: width, height: height).visibleBox
-            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: (visits ?? VisitedStations()).viewportFilter(visitOptions.filter))).stations
+            stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: visitOptions.viewportFilter(visits))).stations
         }
         var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels,
                                  polylines: polylines)

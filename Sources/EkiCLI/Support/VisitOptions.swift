@@ -45,6 +45,18 @@ struct VisitOptions {
         return try VisitLog(path: path, create: false)
     }
 
+    /// The station database `args` names, read-only, and its visited entries (`load`).
+    func openStore(_ args: Arguments) throws -> (store: StationStore, visits: VisitedStations?) {
+        let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
+        return (store, try load(store: store))
+    }
+
+    /// `--visited` / `--unvisited` as a filter of `ViewportQuery` and `SpatialIndex.nearest`
+    /// (no log: nothing is visited).
+    func viewportFilter(_ visits: VisitedStations?) -> ViewportQuery.Filter {
+        (visits ?? VisitedStations()).viewportFilter(filter)
+    }
+
     /// The visited entries, or nil when there is no log file and no filter was asked for (then
     /// rows carry no visit properties).
     func load(store: StationStore) throws -> VisitedStations? {
