@@ -34,21 +34,14 @@ import Foundation
 /// first way, or first relation; a pass for node positions only scans the bytes for `<node`
 /// tags without expat, see `OSMNodeRescan`); a pipe or stdin is copied to a temporary file during the
 /// first pass so that it can be read again, and the copy is removed afterwards.
-public struct OSMImporter: StationImporter {
+public struct OSMImporter: OSMFileImporter {
     /// The dataset name in every source reference.
     public static let dataset = "osm"
 
-    /// Path of the input, `-` for stdin.
-    public var path: String
-    /// Operator given to rows that have none (e.g. files without operator tags).
-    public var operatorOverride: String?
-
-    /// The name used in messages; by default the path (`<stdin>` for `-`).
-    public var displayName: String
-
-    /// The longest tag value accepted, in bytes (`--max-field-bytes`); longer input between
-    /// two `<` (a start tag with its attributes, or text) is refused before it is buffered.
-    public var maxValueBytes: Int
+    /// The input (a path or `-` for stdin), operator override, name in messages and longest
+    /// tag value: longer input between two `<` (a start tag with its attributes, or text) is
+    /// refused before it is buffered.
+    public var options: OSMReadOptions
 
     /// The default `maxValueBytes`: 1 MiB, as for CSV fields (`CSVReader.defaultMaxFieldBytes`).
     public static let defaultMaxValueBytes = CSVReader.defaultMaxFieldBytes
@@ -60,12 +53,8 @@ public struct OSMImporter: StationImporter {
     /// twice this is read on one thread. Default 4 MiB.
     public var minimumPartBytes: Int
 
-    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
-                maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
-        self.path = path
-        self.operatorOverride = operatorOverride
-        self.displayName = displayName ?? (path == "-" ? "<stdin>" : path)
-        self.maxValueBytes = maxValueBytes
+    public init(options: OSMReadOptions) {
+        self.options = options
         threads = min(ProcessInfo.processInfo.activeProcessorCount, 8)
         minimumPartBytes = 4 << 20
     }
@@ -79,7 +68,7 @@ public struct OSMImporter: StationImporter {
     ///   corrupt or truncated gzip/bzip2 data.
     public func read() throws -> ImportBatch {
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
-        scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
+        scanner.initialize(to: OSMScanner(file: options.displayName, maxValueBytes: options.maxValueBytes))
         defer {
             scanner.deinitialize(count: 1)
             scanner.deallocate()
@@ -93,16 +82,16 @@ public struct OSMImporter: StationImporter {
                 unlink(copy.path)
             }
         }
-        if !Self.isRegularFile(path) {
-            copy = try Self.makeTemporaryFile(for: displayName)
+        if !Self.isRegularFile(options.path) {
+            copy = try Self.makeTemporaryFile(for: options.displayName)
         }
-        let isCompressed = copy == nil && Self.isCompressed(path: path)
+        let isCompressed = copy == nil && Self.isCompressed(path: options.path)
 
         if copy == nil, !isCompressed, let parts = OSMParallelScan.firstPass(
-            path: path, file: displayName, maxValueBytes: maxValueBytes, threads: threads, minimumPartBytes: minimumPartBytes) {
+            path: options.path, file: options.displayName, maxValueBytes: options.maxValueBytes, threads: threads, minimumPartBytes: minimumPartBytes) {
             scanner.pointee = parts
         } else {
-            try Self.runPass(scanner, input: Self.readAhead(OSMByteStream(path: path, teeFD: copy?.fd), regularFile: copy == nil))
+            try Self.runPass(scanner, input: Self.readAhead(OSMByteStream(path: options.path, teeFD: copy?.fd), regularFile: copy == nil))
         }
         var pass = 1
         while pass < 3 {
@@ -112,15 +101,15 @@ public struct OSMImporter: StationImporter {
             let stopAt: OSMElementType? = scanner.pointee.isSorted ? (pending.ways ? .relation : .way) : nil
             scanner.pointee.beginPass(pass, stopAt: stopAt)
             // Node positions only: read without expat (`OSMNodeRescan`), unless it declines.
-            if !pending.ways, try OSMNodeRescan.run(scanner, input: Self.readAhead(OSMByteStream(path: copy?.path ?? path, displayName: displayName)),
+            if !pending.ways, try OSMNodeRescan.run(scanner, input: Self.readAhead(OSMByteStream(path: copy?.path ?? options.path, displayName: options.displayName)),
                                                     stopAt: stopAt) {
                 continue
             }
-            let input = try OSMByteStream(path: copy?.path ?? path, displayName: displayName)
+            let input = try OSMByteStream(path: copy?.path ?? options.path, displayName: options.displayName)
             try Self.runPass(scanner, input: Self.readAhead(input))
         }
 
-        return Self.batch(from: scanner.pointee, operatorOverride: operatorOverride)
+        return Self.batch(from: scanner.pointee, operatorOverride: options.operatorOverride)
     }
 
     /// The rows and warnings of what the passes over one file collected (XML or PBF).

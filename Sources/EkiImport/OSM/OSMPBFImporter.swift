@@ -19,23 +19,13 @@ import Foundation
 /// (a file whose stations are all nodes is read once). libosmium decodes blocks on one thread
 /// per core. Stations are then put in node, way, relation order, as a sorted XML file gives
 /// them.
-public struct OSMPBFImporter: StationImporter {
-    /// Path of the input (a file; PBF is not read from stdin).
-    public var path: String
-    /// Operator given to rows that have none.
-    public var operatorOverride: String?
-    /// The name used in messages; by default the path.
-    public var displayName: String
-    /// The longest tag value accepted, in bytes (`--max-field-bytes`). PBF itself bounds
-    /// every string by its 32 MiB block size.
-    public var maxValueBytes: Int
+public struct OSMPBFImporter: OSMFileImporter {
+    /// The input (a file; PBF is not read from stdin), operator override, name in messages and
+    /// longest tag value (PBF itself bounds every string by its 32 MiB block size).
+    public var options: OSMReadOptions
 
-    public init(path: String, operatorOverride: String? = nil, displayName: String? = nil,
-                maxValueBytes: Int = OSMImporter.defaultMaxValueBytes) {
-        self.path = path
-        self.operatorOverride = operatorOverride
-        self.displayName = displayName ?? path
-        self.maxValueBytes = maxValueBytes
+    public init(options: OSMReadOptions) {
+        self.options = options
     }
 
     /// Reads the whole file.
@@ -47,14 +37,14 @@ public struct OSMPBFImporter: StationImporter {
     public func read() throws -> ImportBatch {
         // libosmium reads an empty file as PBF without elements.
         var st = stat()
-        guard stat(path, &st) == 0 else {
-            throw ImportError(file: displayName, message: "cannot read file: \(String(cString: strerror(errno)))")
+        guard stat(options.path, &st) == 0 else {
+            throw ImportError(file: options.displayName, message: "cannot read file: \(String(cString: strerror(errno)))")
         }
         guard st.st_size > 0 else {
-            throw ImportError(file: displayName, message: "not OpenStreetMap PBF: the file is empty")
+            throw ImportError(file: options.displayName, message: "not OpenStreetMap PBF: the file is empty")
         }
         let scanner = UnsafeMutablePointer<OSMScanner>.allocate(capacity: 1)
-        scanner.initialize(to: OSMScanner(file: displayName, maxValueBytes: maxValueBytes))
+        scanner.initialize(to: OSMScanner(file: options.displayName, maxValueBytes: options.maxValueBytes))
         defer {
             scanner.deinitialize(count: 1)
             scanner.deallocate()
@@ -76,7 +66,7 @@ public struct OSMPBFImporter: StationImporter {
             ($0.element.ref.type, $0.offset) < ($1.element.ref.type, $1.offset)
         }
         scanner.pointee.stations = order.map(\.element)
-        return OSMImporter.batch(from: scanner.pointee, operatorOverride: operatorOverride)
+        return OSMImporter.batch(from: scanner.pointee, operatorOverride: options.operatorOverride)
     }
 
     /// Whether the file starts as OSM PBF does: a 4-byte big-endian BlobHeader length, then a
@@ -96,22 +86,22 @@ public struct OSMPBFImporter: StationImporter {
     private func readPass(_ types: Int32, _ scanner: UnsafeMutablePointer<OSMScanner>,
                           nodes: Int32 = Int32(COSM_ALL_NODES), wanted: [Int64] = []) throws {
         var message = [CChar](repeating: 0, count: 512)
-        guard let reader = cosm_open(path, types, &message, message.count) else {
-            throw ImportError(file: displayName, message: "cannot read as OpenStreetMap PBF: \(String(cString: message))")
+        guard let reader = cosm_open(options.path, types, &message, message.count) else {
+            throw ImportError(file: options.displayName, message: "cannot read as OpenStreetMap PBF: \(String(cString: message))")
         }
         defer { cosm_close(reader) }
         if cosm_is_history(reader) != 0 {
-            throw ImportError(file: displayName, message: "an OSM history file (several versions of objects) is not read; give a snapshot (osmium time-filter)")
+            throw ImportError(file: options.displayName, message: "an OSM history file (several versions of objects) is not read; give a snapshot (osmium time-filter)")
         }
         if nodes != Int32(COSM_ALL_NODES), cosm_filter_nodes(reader, nodes, wanted, wanted.count) != 0 {
-            throw ImportError(file: displayName, message: "out of memory for \(wanted.count) node ids")
+            throw ImportError(file: options.displayName, message: "out of memory for \(wanted.count) node ids")
         }
         var element = cosm_element()
         while true {
             let status = cosm_next(reader, &element, &message, message.count)
             if status == 0 { return }
             if status < 0 {
-                throw ImportError(file: displayName, message: "corrupt or truncated OpenStreetMap PBF: \(String(cString: message))")
+                throw ImportError(file: options.displayName, message: "corrupt or truncated OpenStreetMap PBF: \(String(cString: message))")
             }
             scanner.pointee.read(element)
             if let error = scanner.pointee.error { throw error }

@@ -2,7 +2,8 @@
 
 extension StationKinds {
     /// `Datasets/station-kinds.csv` as compiled in.
-    static let builtInCSV = #"""
+    static var builtInCSV: String {
+        #"""
 operator,station,kind,source
 kurobe-gorge,柳橋,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
 kurobe-gorge,森石,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
@@ -14,4 +15,5 @@ jr-hokkaido,ラベンダー畑,seasonal,"Pages read: railnoote.net/entry/3688662
 jr-kyushu,バルーンさが,seasonal,Pages read: toyokeizai.net/articles/-/869742 and tabirai.net/s/sightseeing/news/0003788.aspx: バルーンさが (長崎本線 鍋島–久保田) is a JR九州 臨時駅 open only during the 佐賀インターナショナルバルーンフェスタ (about five days around the start of November). JR九州's own press release was not read
 
 """#
+    }
 }

@@ -6,50 +6,38 @@
 ///
 /// A row is the operator id (`OperatorTable`), the station name as a source writes it (matched
 /// by `TextFold.nameKey`), the kind and its source. Stations not listed are `regular`.
-public struct StationKinds: Sendable {
-    public struct Entry: Sendable, Equatable {
-        /// Operator id (`OperatorTable`).
-        public var operatorID: String
-        /// Station name as written in the table.
-        public var station: String
-        public var kind: StationKind
-        /// Where the fact comes from.
-        public var source: String
-    }
+public typealias StationKinds = CuratedStationTable<StationKind>
 
-    public var entries: [Entry]
-    /// Kind by operator id and folded name.
-    let byKey: [String: StationKind]
+/// The compiled-in table; the generator checked its text, so a failure here is a build defect.
+private let builtInStationKinds = try! StationKinds(csv: StationKinds.builtInCSV, file: "Datasets/station-kinds.csv")
 
+extension CuratedStationTable where Value == StationKind {
     /// The table shipped with the library.
-    public static let builtIn: StationKinds = {
-        // The generator checked the compiled-in text; a failure here is a build defect.
-        try! StationKinds(csv: builtInCSV, file: "Datasets/station-kinds.csv")
-    }()
-
-    /// No curated kinds: every station is `regular`.
-    public static let none = StationKinds(entries: [])
-
-    public init(entries: [Entry]) {
-        self.entries = entries
-        var m: [String: StationKind] = [:]
-        for e in entries { m[CuratedStationRows.key(e.operatorID, TextFold.nameKey(e.station))] = e.kind }
-        byKey = m
-    }
+    public static var builtIn: StationKinds { builtInStationKinds }
 
     /// Reads the table: header `operator,station,kind,source`, one station a record.
     /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record
     ///   (an operator id `operators` does not know, an empty station, a kind other than
     ///   `regular`, `seasonal`, `staff-only`, no source).
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
-        let rows = try CuratedStationRows.read(csv: csv, file: file, valueColumn: "kind", operators: operators,
-                                               parse: { StationKind(rawValue: $0) },
-                                               invalid: { "\($0) is not regular, seasonal or staff-only" })
-        self.init(entries: rows.map { Entry(operatorID: $0.operatorID, station: $0.station, kind: $0.value, source: $0.source) })
+        try self.init(csv: csv, file: file, valueColumn: "kind", operators: operators,
+                      parse: { StationKind(rawValue: $0) },
+                      invalid: { "\($0) is not regular, seasonal or staff-only" })
     }
 
     /// The kind of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
     public func kind(operatorID: String, nameKey: String) -> StationKind? {
-        byKey[CuratedStationRows.key(operatorID, nameKey)]
+        value(operatorID: operatorID, nameKey: nameKey)
+    }
+}
+
+extension CuratedStationTable.Entry where Value == StationKind {
+    public init(operatorID: String, station: String, kind: StationKind, source: String) {
+        self.init(operatorID: operatorID, station: station, value: kind, source: source)
+    }
+
+    public var kind: StationKind {
+        get { value }
+        set { value = newValue }
     }
 }

@@ -2,10 +2,12 @@
 
 extension StationReadings {
     /// `Datasets/station-readings.csv` as compiled in.
-    static let builtInCSV = #"""
+    static var builtInCSV: String {
+        #"""
 operator,station,reading,source
 keifuku,西院,さい,"Wikipedia 西院駅 (ja.wikipedia.org/wiki/西院駅) and japanesewiki.com/jp/railway/西院駅.html: one name, read さい by 京福電気鉄道 (嵐山本線 A2) and さいいん by 阪急電鉄 (京都本線 HK-83); station_database gives the shared station さいいん(さい)"
 hankyu,西院,さいいん,"Wikipedia 西院駅 (ja.wikipedia.org/wiki/西院駅) and japanesewiki.com/jp/railway/西院駅.html: 阪急電鉄 reads 西院 さいいん, 京福電気鉄道 さい"
 
 """#
+    }
 }

@@ -5,49 +5,37 @@
 ///
 /// A row is the operator id (`OperatorTable`), the station name as a source writes it (matched
 /// by `TextFold.nameKey`), the reading (hiragana) and its source.
-public struct StationReadings: Sendable {
-    public struct Entry: Sendable, Equatable {
-        /// Operator id (`OperatorTable`).
-        public var operatorID: String
-        /// Station name as written in the table.
-        public var station: String
-        /// The operator's reading, hiragana.
-        public var reading: String
-        /// Where the fact comes from.
-        public var source: String
-    }
+public typealias StationReadings = CuratedStationTable<String>
 
-    public var entries: [Entry]
-    /// Reading by operator id and folded name.
-    let byKey: [String: String]
+/// The compiled-in table; the generator checked its text, so a failure here is a build defect.
+private let builtInStationReadings = try! StationReadings(csv: StationReadings.builtInCSV, file: "Datasets/station-readings.csv")
 
+extension CuratedStationTable where Value == String {
     /// The table shipped with the library.
-    public static let builtIn: StationReadings = {
-        // The generator checked the compiled-in text; a failure here is a build defect.
-        try! StationReadings(csv: builtInCSV, file: "Datasets/station-readings.csv")
-    }()
-
-    /// No curated readings.
-    public static let none = StationReadings(entries: [])
-
-    public init(entries: [Entry]) {
-        self.entries = entries
-        var m: [String: String] = [:]
-        for e in entries { m[CuratedStationRows.key(e.operatorID, TextFold.nameKey(e.station))] = e.reading }
-        byKey = m
-    }
+    public static var builtIn: StationReadings { builtInStationReadings }
 
     /// Reads the table: header `operator,station,reading,source`, one station a record.
     /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record
     ///   (an operator id `operators` does not know, an empty station or reading, no source).
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
-        let rows = try CuratedStationRows.read(csv: csv, file: file, valueColumn: "reading", operators: operators,
-                                               parse: { $0.isEmpty ? nil : $0 }, invalid: { _ in "empty" })
-        self.init(entries: rows.map { Entry(operatorID: $0.operatorID, station: $0.station, reading: $0.value, source: $0.source) })
+        try self.init(csv: csv, file: file, valueColumn: "reading", operators: operators,
+                      parse: { $0.isEmpty ? nil : $0 }, invalid: { _ in "empty" })
     }
 
     /// The reading of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
     public func reading(operatorID: String, nameKey: String) -> String? {
-        byKey[CuratedStationRows.key(operatorID, nameKey)]
+        value(operatorID: operatorID, nameKey: nameKey)
+    }
+}
+
+extension CuratedStationTable.Entry where Value == String {
+    public init(operatorID: String, station: String, reading: String, source: String) {
+        self.init(operatorID: operatorID, station: station, value: reading, source: source)
+    }
+
+    /// The operator's reading, hiragana.
+    public var reading: String {
+        get { value }
+        set { value = newValue }
     }
 }
