@@ -8,7 +8,7 @@ import csv, io, os, re, sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 src = os.path.join(root, "Datasets", "operator-sections.csv")
-dst = os.path.join(root, "Sources", "EkiKit", "Reconcile", "OperatorSections+Data.swift")
+dst = os.path.join(root, "Sources", "EkiKit", "Derive", "Reconcile", "OperatorSections+Data.swift")
 ops = os.path.join(root, "Datasets", "operators.csv")
 
 text = open(src, encoding="utf-8").read()
