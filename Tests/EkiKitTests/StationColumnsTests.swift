@@ -40,7 +40,7 @@ import EkiTestSupport
         changed.coordinate = Coordinate(lat: 35.25, lon: 139.15)
         let fid = try #require(try store.entries.fids(keys: [odawara.key]).first)
         let update = try store.db.prepare(StationColumns.updateSQL)
-        try StationColumns.bind(changed, baseKey: odawara.key, to: update)
+        StationColumns.bind(changed, baseKey: odawara.key, to: update)
         StationColumns.bindFid(fid, to: update)
         try update.runBound()
         #expect(try store.entries.station(fid: fid) == changed)

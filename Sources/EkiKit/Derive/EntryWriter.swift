@@ -40,7 +40,7 @@ struct EntryWriter {
                 let old = plan.stored[ei]
                 if let from = e.renamedFrom { try renameAlias.run([.text(from), .text(e.key)]) }
                 if e.changed {
-                    try StationColumns.bind(plan.station(i), baseKey: base, to: update)
+                    StationColumns.bind(plan.station(i), baseKey: base, to: update)
                     StationColumns.bindFid(old.fid, to: update)
                     try update.runBound()
                     summary.updated += 1
@@ -49,7 +49,7 @@ struct EntryWriter {
                 }
                 fidOfEntry[i] = old.fid
             } else {
-                try StationColumns.bind(plan.station(i), baseKey: base, to: insert)
+                StationColumns.bind(plan.station(i), baseKey: base, to: insert)
                 try insert.runBound()
                 fidOfEntry[i] = db.lastInsertRowID
                 summary.added += 1
@@ -108,7 +108,7 @@ struct EntryWriter {
             let (insert, source) = statements!
             for i in plan.entries.indices {
                 let station = plan.station(i)
-                try StationColumns.bind(station, baseKey: plan.clusters[i].baseKey, to: insert)
+                StationColumns.bind(station, baseKey: plan.clusters[i].baseKey, to: insert)
                 try insert.runBound()
                 try Self.writeSources(station.sources, fid: db.lastInsertRowID, with: source)
                 summary.added += 1

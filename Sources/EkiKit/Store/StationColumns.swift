@@ -9,17 +9,17 @@ import EkiSQLite
 package enum StationColumns {
     /// One column: its name and type in `stations` (nil: not a column of the table), the
     /// expression selected for it (from `stations s`), how its value goes into a `Station`, and
-    /// how a `Station` (with its base key) gives the value written (nil: not written).
+    /// how a `Station` (with its base key) binds the value written at a parameter (nil: not written).
     package struct Column: Sendable {
         let name: String
         let definition: String?
         let select: String
         let decode: @Sendable (Statement, Int32, inout Station) -> Void
-        let encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?
+        let encode: (@Sendable (Statement, Int32, Station, _ baseKey: String) -> Void)?
 
         init(_ name: String, _ definition: String?, select: String? = nil,
              decode: @escaping @Sendable (Statement, Int32, inout Station) -> Void,
-             encode: (@Sendable (Station, _ baseKey: String) -> SQLValue)?) {
+             encode: (@Sendable (Statement, Int32, Station, _ baseKey: String) -> Void)?) {
             self.name = name
             self.definition = definition
             self.select = select ?? "s.\(name)"
@@ -34,28 +34,28 @@ package enum StationColumns {
     /// NULL when it equals the key and `kind` NULL for a regular stop (schema version 8).
     package static let columns: [Column] = [
         Column("geom", "POINT", select: "NULL", decode: { _, _, _ in },
-               encode: { s, _ in .blob(GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat)) }),
-        Column("key", "TEXT NOT NULL UNIQUE", decode: { r, i, s in s.key = r.text(i) }, encode: { s, _ in .text(s.key) }),
-        Column("base_key", "TEXT", select: "NULL", decode: { _, _, _ in }, encode: { s, base in base == s.key ? .null : .text(base) }),
-        Column("name", "TEXT NOT NULL", decode: { r, i, s in s.name = r.text(i) }, encode: { s, _ in .text(s.name) }),
-        Column("reading", "TEXT", decode: { r, i, s in s.reading = r.optionalText(i) }, encode: { s, _ in optional(s.reading) }),
-        Column("latin_name", "TEXT", decode: { r, i, s in s.latinName = r.optionalText(i) }, encode: { s, _ in optional(s.latinName) }),
-        Column("operator", "TEXT", decode: { r, i, s in s.operatorName = r.optionalText(i) }, encode: { s, _ in optional(s.operatorName) }),
-        Column("operator_ref", "TEXT", decode: { r, i, s in s.operatorRef = r.optionalText(i) }, encode: { s, _ in optional(s.operatorRef) }),
-        Column("operator_id", "TEXT NOT NULL", decode: { r, i, s in s.operatorID = r.text(i) }, encode: { s, _ in .text(s.operatorID) }),
+               encode: { st, i, s, _ in GeoPackage.pointBlob(lon: s.coordinate.lon, lat: s.coordinate.lat).withUnsafeBytes { st.bind(blob: $0, at: i) } }),
+        Column("key", "TEXT NOT NULL UNIQUE", decode: { r, i, s in s.key = r.text(i) }, encode: { st, i, s, _ in st.bind(s.key, at: i) }),
+        Column("base_key", "TEXT", select: "NULL", decode: { _, _, _ in }, encode: { st, i, s, base in st.bind(base == s.key ? nil : base, at: i) }),
+        Column("name", "TEXT NOT NULL", decode: { r, i, s in s.name = r.text(i) }, encode: { st, i, s, _ in st.bind(s.name, at: i) }),
+        Column("reading", "TEXT", decode: { r, i, s in s.reading = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.reading, at: i) }),
+        Column("latin_name", "TEXT", decode: { r, i, s in s.latinName = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.latinName, at: i) }),
+        Column("operator", "TEXT", decode: { r, i, s in s.operatorName = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.operatorName, at: i) }),
+        Column("operator_ref", "TEXT", decode: { r, i, s in s.operatorRef = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.operatorRef, at: i) }),
+        Column("operator_id", "TEXT NOT NULL", decode: { r, i, s in s.operatorID = r.text(i) }, encode: { st, i, s, _ in st.bind(s.operatorID, at: i) }),
         Column("class", "TEXT NOT NULL CHECK (class IN ('shinkansen', 'conventional'))", decode: { r, i, s in s.serviceClass = ServiceClass(rawValue: r.text(i)) ?? .conventional },
-               encode: { s, _ in .text(s.serviceClass.rawValue) }),
+               encode: { st, i, s, _ in st.bind(s.serviceClass.rawValue, at: i) }),
         Column("lines", "TEXT NOT NULL", decode: { r, i, s in s.lines = JSONText.decodeStrings(r.text(i)) },
-               encode: { s, _ in .text(JSONText.encodeStrings(s.lines)) }),
-        Column("prefecture", "TEXT", decode: { r, i, s in s.prefecture = r.optionalText(i) }, encode: { s, _ in optional(s.prefecture) }),
-        Column("open", "INTEGER NOT NULL", decode: { r, i, s in s.isOpen = r.int64(i) != 0 }, encode: { s, _ in .int(s.isOpen ? 1 : 0) }),
-        Column("lon", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lon = r.double(i) }, encode: { s, _ in .double(s.coordinate.lon) }),
-        Column("lat", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lat = r.double(i) }, encode: { s, _ in .double(s.coordinate.lat) }),
+               encode: { st, i, s, _ in st.bind(JSONText.encodeStrings(s.lines), at: i) }),
+        Column("prefecture", "TEXT", decode: { r, i, s in s.prefecture = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.prefecture, at: i) }),
+        Column("open", "INTEGER NOT NULL", decode: { r, i, s in s.isOpen = r.int64(i) != 0 }, encode: { st, i, s, _ in st.bind(Int64(s.isOpen ? 1 : 0), at: i) }),
+        Column("lon", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lon = r.double(i) }, encode: { st, i, s, _ in st.bind(s.coordinate.lon, at: i) }),
+        Column("lat", "REAL NOT NULL", decode: { r, i, s in s.coordinate.lat = r.double(i) }, encode: { st, i, s, _ in st.bind(s.coordinate.lat, at: i) }),
         Column("former_names", "TEXT NOT NULL DEFAULT '[]'", decode: { r, i, s in s.formerNames = JSONText.decodeStrings(r.text(i)) },
-               encode: { s, _ in .text(JSONText.encodeStrings(s.formerNames)) }),
-        Column("retired", "TEXT", decode: { r, i, s in s.retired = r.optionalText(i) }, encode: { s, _ in optional(s.retired) }),
+               encode: { st, i, s, _ in st.bind(JSONText.encodeStrings(s.formerNames), at: i) }),
+        Column("retired", "TEXT", decode: { r, i, s in s.retired = r.optionalText(i) }, encode: { st, i, s, _ in st.bind(s.retired, at: i) }),
         Column("kind", "TEXT CHECK (kind IN ('seasonal', 'staff-only'))", decode: { r, i, s in s.kind = r.isNull(i) ? .regular : StationKind(rawValue: r.text(i)) ?? .regular },
-               encode: { s, _ in s.kind == .regular ? .null : .text(s.kind.rawValue) }),
+               encode: { st, i, s, _ in st.bind(s.kind == .regular ? nil : s.kind.rawValue, at: i) }),
         Column("sources", nil, select: "(SELECT json_group_array(src_.dataset || ':' || src_.source_id) FROM station_sources src_ WHERE src_.station_fid = s.fid)",
                decode: { r, i, s in
                    s.sources = JSONText.decodeStrings(r.text(i)).map { ref in
@@ -71,8 +71,6 @@ package enum StationColumns {
         let columns = ["fid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns.compactMap { c in c.definition.map { "\(c.name) \($0)" } }
         return "CREATE TABLE \(name) (\n  " + columns.joined(separator: ",\n  ") + ");\n"
     }
-
-    private static func optional(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
 
     /// The columns read back (those whose select is not NULL).
     private static let read = columns.filter { $0.select != "NULL" }
@@ -100,8 +98,8 @@ package enum StationColumns {
 
     /// Binds the entry's values to `insertSQL` or `updateSQL` (with `baseKey`, the key the entry
     /// was first given before any place qualifier).
-    package static func bind(_ s: Station, baseKey: String, to st: Statement) throws {
-        for (i, c) in written.enumerated() { try st.bind(c.encode!(s, baseKey), at: Int32(i + 1)) }
+    package static func bind(_ s: Station, baseKey: String, to st: Statement) {
+        for (i, c) in written.enumerated() { c.encode!(st, Int32(i + 1), s, baseKey) }
     }
 
     /// Binds the fid of `updateSQL`'s WHERE.
