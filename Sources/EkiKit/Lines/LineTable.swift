@@ -32,14 +32,6 @@ public struct LineTable {
     let db: Database
     let entries: EntryCatalog
 
-    package init(db: Database, entries: EntryCatalog) {
-        self.db = db
-        self.entries = entries
-    }
-
-    /// For the table's upkeep only (migrations, imports).
-    init(db: Database) { self.init(db: db, entries: EntryCatalog(db: db)) }
-
     static let schema = """
     CREATE TABLE lines (
       num INTEGER PRIMARY KEY,

@@ -47,19 +47,6 @@ public struct SearchIndex {
     /// The viewport and nearest queries of the `bbox` and `near` plans.
     let spatial: SpatialIndex
 
-    package init(db: Database, entries: EntryCatalog, spatial: SpatialIndex) {
-        self.db = db
-        self.entries = entries
-        self.spatial = spatial
-    }
-
-    /// For the index's upkeep only (migrations, imports): no queries.
-    init(db: Database) {
-        let entries = EntryCatalog(db: db)
-        self.init(db: db, entries: entries, spatial: SpatialIndex(db: db, entries: entries))
-    }
-
-
     /// The distance between the sort ids of neighbouring entries after a full build: up to
     /// `sidSpacing - 1` entries imported later fit between two (more renumber every entry). At
     /// 1M entries the largest sid, 8,000,000, still takes 3 bytes in a record.

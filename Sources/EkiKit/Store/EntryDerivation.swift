@@ -6,6 +6,8 @@ import EkiSQLite
 struct EntryDerivation {
     let db: Database
     let spatial: SpatialIndex
+    /// Where the reconciler's report is stored.
+    let info: DatabaseInfo
     /// `.fresh` or `.incremental`; nil chooses (`.fresh` for an empty store).
     let strategy: EntryWriter.Strategy?
 
@@ -18,7 +20,7 @@ struct EntryDerivation {
         let segments = try storedRows(batches)
         batches = []
         let (rows, report) = rule.reconciler.reconcile(consume segments)
-        try DatabaseInfo(db: db, entries: EntryCatalog(db: db)).store(conflicts: report)
+        try info.store(conflicts: report)
         trace.mark("read and reconcile source rows")
         let stored = try storedEntries()
         let aliases = try aliasKeys()

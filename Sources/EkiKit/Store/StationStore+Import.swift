@@ -119,7 +119,7 @@ extension StationStore {
             let rows = SourceRows(db: db)
             for b in pending { try rows.replace(b.records, dataset: b.dataset) }
             trace.mark("store source rows")
-            let merge = try EntryDerivation(db: db, spatial: spatial, strategy: entryWriteStrategy)
+            let merge = try EntryDerivation(db: db, spatial: spatial, info: info, strategy: entryWriteStrategy)
                 .rederive(rule: rule, today: today ?? Self.today(), batches: &pending)
             let retired = try retireGuard.retiredSince(before)
             let lost = retireLimit == nil ? [:] : try retireGuard.lostSince(before)
