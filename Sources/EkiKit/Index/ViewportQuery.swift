@@ -91,8 +91,7 @@ extension SpatialIndex {
     /// - Throws: `SQLiteError`.
     public func stations(_ query: ViewportQuery) throws -> (stations: [Station], total: Int) {
         let v = try viewport(query)
-        let found = try v.hits.map { try entries.station(fid: $0.fid) }
-        return (query.limit == nil ? found.sorted { $0.key < $1.key } : found, v.total)
+        return (try entries.stations(fids: v.hits.map(\.fid), orderedByKey: query.limit == nil), v.total)
     }
 
     /// Entries inside `bbox`, loaded whole (`stations(_:)` of a query with no filter).

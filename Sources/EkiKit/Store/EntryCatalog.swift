@@ -45,6 +45,29 @@ public struct EntryCatalog {
         return StationColumns.decode(s)
     }
 
+    /// The entries with these row ids, read by one statement, in key order (`orderedByKey`) or
+    /// in the order of `fids`. Row ids of no entry are left out.
+    /// - Throws: `SQLiteError`.
+    public func stations(fids: [Int64], orderedByKey: Bool = false) throws -> [Station] {
+        guard !fids.isEmpty else { return [] }
+        let list = "[" + fids.sorted().map(String.init).joined(separator: ",") + "]"
+        let s = try db.cached(sql: """
+            SELECT s.fid, \(raw: StationColumns.selectList) FROM stations s
+            WHERE s.fid IN (SELECT value FROM json_each(\(list))) \(raw: orderedByKey ? "ORDER BY s.key" : "")
+            """)
+        defer { s.reset() }
+        if orderedByKey {
+            var out: [Station] = []
+            out.reserveCapacity(fids.count)
+            while try s.step() { out.append(StationColumns.decode(s, offset: 1)) }
+            return out
+        }
+        var byFid: [Int64: Station] = [:]
+        byFid.reserveCapacity(fids.count)
+        while try s.step() { byFid[s.int64(0)] = StationColumns.decode(s, offset: 1) }
+        return fids.compactMap { byFid[$0] }
+    }
+
     /// The key of the entry with row id `fid`.
     /// - Throws: `StoreError.noEntry`, `SQLiteError`.
     public func key(fid: Int64) throws -> String {
