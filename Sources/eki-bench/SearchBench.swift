@@ -5,7 +5,7 @@ import Foundation
 
 /// `eki-bench search --db PATH --queries FILE [--by F] [--limit N] [--near LAT,LON] [--repeat N]`
 ///
-/// Times `StationStore.search` in-process on the store opened read-only: one query per line of
+/// Times `store.search.stations(matching:)` in-process on the store opened read-only: one query per line of
 /// FILE (UTF-8, empty lines skipped), one untimed warm-up pass, then every query timed alone
 /// (monotonic clock) in prefix and in partial mode, `--repeat` passes (default 1). Prints, per
 /// mode, a table of p50/p90/p99/mean/max in milliseconds (nearest-rank percentiles), overall and

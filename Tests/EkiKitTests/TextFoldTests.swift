@@ -6,7 +6,7 @@ import Testing
 @testable import EkiKit
 
 /// The one folding (`TextFold.fold`) and its users: the entry rule's name key, station search,
-/// `visit add`'s lookup (`visitCandidates`) and the search index's fold version.
+/// `visit add`'s lookup (`StationQuery.candidates(in:)`) and the search index's fold version.
 @Suite struct TextFoldTests {
     @Test func foldExamples() {
         // 丁目 numerals: kanji, full-width and ASCII digits are one.

@@ -6,7 +6,7 @@ struct InfoLines {
     struct Dataset { var name: String; var lines: Int; var unmatched: Int }
     /// Open lines of the line table.
     var open: [Line]
-    /// Per dataset with lines, in the order `StationStore.info.summary()` lists datasets.
+    /// Per dataset with lines, in the order `store.info.summary()` lists datasets.
     var datasets: [Dataset]
 
     /// nil when the database has no line table.

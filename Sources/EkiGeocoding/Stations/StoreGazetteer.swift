@@ -39,7 +39,7 @@ public final class StoreGazetteer: StationGazetteer {
     /// Every entry whose name `query` matches, best first: exact matches, then prefix matches;
     /// within each, shorter names first, then by folded name and key.
     ///
-    /// The match is `StationStore.search` by name, prefix mode: names, readings and romaji
+    /// The match is `store.search.stations(matching:)` by name, prefix mode: names, readings and romaji
     /// folded alike (小田原, おだわら, ｵﾀﾞﾜﾗ, odawara), a trailing 駅 ignored (`小田原駅` → 小田原)
     /// unless an entry's official name has it (`富山駅`, the 富山地方鉄道 stop, which comes first).
     /// Exact matches come before prefix ones.

@@ -46,7 +46,7 @@ public enum TextFold {
 
     /// The version of `fold`. A database's search index stores folded forms: it records the
     /// version it was built with (`eki_meta` `search_fold`) and is rebuilt when this changes
-    /// (see `StationStore.refoldSearchIndexIfNeeded`). Raise it whenever `fold` or
+    /// (see `SearchIndex.refoldIfNeeded`). Raise it whenever `fold` or
     /// `SearchFold` changes what they return.
     /// 3: the 﨑/崎 and 曾/曽 pairs; an entry's other names written in kana are also its readings.
     public static let foldVersion = 3

@@ -98,7 +98,7 @@ public struct SearchHit: Hashable, Sendable {
     }
 }
 
-/// Errors of `StationStore.search`.
+/// Errors of `SearchIndex.stations(matching:options:)`.
 public enum SearchError: Error, CustomStringConvertible, Sendable {
     /// The database was written before search existed and is open read-only, so its search
     /// index cannot be built.

@@ -39,7 +39,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         case .notADatabase(let p): return "\(p) is not an EkiKit database"
         case .notAStationDatabase(let p): return "\(p) is an SQLite file but not an EkiKit station database"
         case .schemaVersion(let p, let found, let expected) where found >= 2 && found < expected:
-            // Older files are upgraded in place (`Schema.migrate`) by any open that may write.
+            // Older files are upgraded in place (`SchemaUpgrade`) by any open that may write.
             return "\(p) has schema version \(found), older than this eki's \(expected); read-only commands do not change it: the next `eki import --db \(p) …` upgrades it in place, keeping its entries"
         case .schemaVersion(let p, let found, let expected):
             return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"

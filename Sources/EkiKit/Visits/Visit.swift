@@ -14,7 +14,7 @@ public enum VisitKind: String, Hashable, Sendable, CaseIterable {
 public struct Visit: Hashable, Sendable {
     /// The log's id for this visit, positive; never reused after `VisitLog.remove`.
     public var id: Int64
-    /// The station key as recorded (see `StationKey`); `StationStore.resolve(key:)` finds the
+    /// The station key as recorded (see `StationKey`); `EntryCatalog.resolve(key:)` finds the
     /// entry it refers to now, through the alias table when the entry has been merged.
     public var stationKey: String
     public var date: VisitDate
