@@ -45,8 +45,10 @@ public final class StationStore {
     /// (unless `readOnly`).
     /// - Throws: `StoreError`: `.missing` (read-only and no file), `.isDirectory`,
     ///   `.notADatabase` (not an SQLite file), `.notAStationDatabase` (an SQLite file without the
-    ///   station tables), `.schemaVersion`; `SQLiteError` when SQLite cannot open or read it
-    ///   for another reason (permissions, a full disk).
+    ///   station tables), `.schemaVersion` (an older file opened read-only), `.writerBusy`;
+    ///   `SchemaUpgradeError.unfinished` (read-only, an upgrade that stopped before its derived
+    ///   tables were written); `SQLiteError` when SQLite cannot open or read it for another
+    ///   reason (permissions, a full disk).
     public init(path: String, readOnly: Bool = false) throws {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
