@@ -41,9 +41,10 @@ extension SearchIndex {
 ///
 /// Plans: (1) the term index — postings are clustered by sort id, an integer in result order
 /// (see `SearchIndex`), so SQLite returns the first matches of any number of terms from one
-/// covering index; (2) with `near`, when a rank has many postings, the entries around the point,
-/// tested while the radius grows (the expanding search of `nearest`); (3) with `bbox`, when the
-/// box holds fewer entries than the rank has postings, every entry of the box, tested; (4) for
+/// covering index; (2) with `near`, when a rank has many postings, the entries nearest the point
+/// in order (the spatial index's best-first k-NN, `SpatialIndex.nearestHits`), each tested;
+/// (3) with `bbox`, when the box holds fewer entries than the rank has postings, every entry of
+/// the box (`SpatialIndex.viewport`), tested; (4) for
 /// a common single character inside fields, entries tested in result order, up to a budget.
 /// Every plan returns what testing every entry would (SearchIndexTests checks each against
 /// brute force).
@@ -60,7 +61,7 @@ struct SearchRun {
         /// distance; above, entries around the point are tested. With `bbox`: a rank with more
         /// postings than the box has entries (and than this) scans the box. nil: √(N × need),
         /// at least 256, N estimated by the largest row id (reading a posting and testing an
-        /// entry cost about the same, and a growing circle tests about N / M × need entries).
+        /// entry cost about the same, and the nearest-first search tests about N / M × need entries).
         var postings: Int? = nil
         /// Boxes with more entries than this are never scanned whole.
         var boxScan = 20_000
@@ -122,7 +123,7 @@ struct SearchRun {
             return try allFromPostings(terms, near: near, need: need)
         }
         if let box = options.bbox {
-            if boxHits == nil { boxHits = try index.spatial.hits(in: box, includeClosed: options.includeClosed) }
+            if boxHits == nil { boxHits = try index.spatial.viewport(ViewportQuery(bbox: box, includeClosed: options.includeClosed)).hits }
             let cap = min(boxHits!.count, caps.postings ?? Int.max)
             if boxHits!.count <= caps.boxScan, try postingCount(terms, cap: cap) > cap {
                 return try passing(boxHits!, test: test).sorted { $0.sid < $1.sid }
