@@ -66,7 +66,8 @@ extension SpatialIndex {
     /// - Throws: `SQLiteError`.
     public func viewport(_ query: ViewportQuery) throws -> ViewportResult {
         let admits = try admission(query.filter, prefecture: query.prefecture)
-        var hits = try self.hits(in: query.bbox, includeClosed: query.includeClosed).filter { admits($0.fid) }
+        var hits = try self.hits(in: query.bbox, includeClosed: query.includeClosed)
+        if query.filter != .all || query.prefecture != nil { hits.removeAll { !admits($0.fid) } }
         let total = hits.count
         guard let limit = query.limit.map({ max(0, $0) }) else { return ViewportResult(hits: hits, total: total) }
         let centre = query.bbox.center
