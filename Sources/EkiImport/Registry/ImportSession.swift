@@ -109,12 +109,9 @@ public struct ImportSession {
         return (String(decoding: data, as: UTF8.self), path)
     }
 
-    /// True for a YYYY-MM-DD date with a month 01–12 and a day 01–31 (an edition).
+    /// True for a calendar day written `YYYY-MM-DD` (an edition), as `VisitDate` reads dates.
     public static func isEdition(_ s: String) -> Bool {
-        let p = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard s.count == 10, p.count == 3, p[0].count == 4, p[1].count == 2, p[2].count == 2,
-              p.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let m = Int(p[1]), let d = Int(p[2]) else { return false }
-        return (1...12).contains(m) && (1...31).contains(d)
+        guard let d = try? VisitDate(parsing: s) else { return false }
+        return d.isDay && d.text == s
     }
 }

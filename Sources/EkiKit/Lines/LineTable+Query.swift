@@ -64,21 +64,31 @@ extension LineTable {
     /// - Throws: `SQLiteError`.
     public func all(operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
                     includeClosed: Bool = false) throws -> [Line] {
+        try lines(id: nil, operator: op, prefecture: prefecture, serviceClass: serviceClass, includeClosed: includeClosed)
+    }
+
+    /// `all`, or the one line with `id` when given (its members and aliases only are read).
+    private func lines(id: String?, operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
+                       includeClosed: Bool) throws -> [Line] {
         let table = try DatabaseInfo(db: db, entries: entries).operatorTable()
         let opID = op.map { table.operatorID(for: $0) ?? $0 }
         var members: [Int64: [String]] = [:]
-        let m = try db.prepare("""
+        let inPrefecture: SQL = prefecture.map { "AND s.prefecture = \($0)" } ?? ""
+        let ofLine: SQL = id.map { "AND ls.line_num = (SELECT num FROM lines WHERE id = \($0))" } ?? ""
+        let m = try db.prepare(sql: """
             SELECT DISTINCT ls.line_num, s.key FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
-            WHERE s.open = 1 AND s.retired IS NULL \(prefecture == nil ? "" : "AND s.prefecture = ?1") ORDER BY ls.line_num, s.key
+            WHERE s.open = 1 AND s.retired IS NULL \(sql: inPrefecture) \(sql: ofLine) ORDER BY ls.line_num, s.key
             """)
-        if let prefecture { try m.bind([.text(prefecture)]) }
         while try m.step() { members[m.int64(0), default: []].append(m.text(1)) }
         var aliases: [String: [String]] = [:]
-        let a = try db.prepare("SELECT line_id, alias FROM line_aliases ORDER BY line_id, alias")
+        let a = try db.prepare(sql: "SELECT line_id, alias FROM line_aliases \(sql: id.map { "WHERE line_id = \($0)" } ?? "") ORDER BY line_id, alias")
         while try a.step() {
             if aliases[a.text(0)]?.last != a.text(1) { aliases[a.text(0), default: []].append(a.text(1)) }
         }
-        let s = try db.prepare("SELECT id, operator_id, class, name, color, loop, open, sources, num FROM lines ORDER BY operator_id, class DESC, name, id")
+        let s = try db.prepare(sql: """
+            SELECT id, operator_id, class, name, color, loop, open, sources, num FROM lines \(sql: id.map { "WHERE id = \($0)" } ?? "")
+            ORDER BY operator_id, class DESC, name, id
+            """)
         var out: [Line] = []
         while try s.step() {
             let line = Self.line(from: s, table: table, aliases: aliases[s.text(0)] ?? [], keys: members[s.int64(8)] ?? [])
@@ -102,7 +112,7 @@ extension LineTable {
     /// The line with `id` and its entries in order (branch by branch), or nil.
     /// - Throws: `SQLiteError`.
     public func line(id: String) throws -> LineDetail? {
-        guard let line = try all(includeClosed: true).first(where: { $0.id == id }) else { return nil }
+        guard let line = try lines(id: id, includeClosed: true).first else { return nil }
         let s = try db.prepare("""
             SELECT ls.branch, ls.seq, \(StationColumns.selectList) FROM line_stations ls JOIN stations s ON s.fid = ls.station_fid
             WHERE ls.line_num = (SELECT num FROM lines WHERE id = ?) ORDER BY ls.branch, ls.seq IS NULL, ls.seq, s.key

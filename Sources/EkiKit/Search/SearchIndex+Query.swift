@@ -239,11 +239,13 @@ struct SearchRun {
     /// meets tested, asked for more until the `need`-th distance is not tied with the next.
     private func nearest(_ p: Coordinate, test: SQL, need: Int) throws -> [Candidate] {
         var sids: [Int64: Int64] = [:]
+        // One statement for every entry met: the fid is its first argument, the test's follow.
+        let s = try db.prepare(sql: "SELECT e.sid FROM search_entry e WHERE e.fid = \(Int64(0)) AND \(sql: test)")
         let admits = { (h: StationHit) throws -> Bool in
             guard !self.found.contains(h.fid), self.options.bbox?.contains(h.coordinate) ?? true else { return false }
             if sids[h.fid] != nil { return true }
-            let s = try self.db.cached(sql: "SELECT e.sid FROM search_entry e WHERE e.fid = \(h.fid) AND \(sql: test)")
-            defer { s.reset() }
+            s.reset()
+            try s.bind(arguments: [.int(h.fid)] + test.arguments)
             guard try s.step() else { return false }
             sids[h.fid] = s.int64(0)
             return true

@@ -47,8 +47,8 @@ enum Schema {
       scope TEXT NOT NULL, CONSTRAINT ge_tce UNIQUE (table_name, column_name, extension_name));
 
     \(StationColumns.createTable("stations"))
-    \(sourceRecords("source_records"))
-    \(stationSources("station_sources"))
+    \(sourceRecords)
+    \(stationSources)
     CREATE TABLE station_aliases (
       old_key TEXT PRIMARY KEY,
       new_key TEXT NOT NULL,
@@ -74,20 +74,17 @@ enum Schema {
 
     /// Which source rows (dataset, id) make each entry, clustered by entry: an entry's rows are
     /// one range of the B-tree, and the table has no other index (look-ups by source row scan it).
-    static func stationSources(_ name: String) -> String {
-        """
-        CREATE TABLE \(name) (
+    static let stationSources = """
+        CREATE TABLE station_sources (
           station_fid INTEGER NOT NULL REFERENCES stations(fid) ON DELETE CASCADE,
           dataset TEXT NOT NULL,
           source_id TEXT NOT NULL,
           PRIMARY KEY (station_fid, dataset, source_id)) WITHOUT ROWID;
         """
-    }
 
     /// The `source_records` table.
-    static func sourceRecords(_ name: String) -> String {
-        """
-        CREATE TABLE \(name) (
+    static let sourceRecords = """
+        CREATE TABLE source_records (
           dataset TEXT NOT NULL,
           ord INTEGER NOT NULL,
           source_id TEXT NOT NULL,
@@ -106,5 +103,4 @@ enum Schema {
           line_color TEXT,
           PRIMARY KEY (dataset, ord)) WITHOUT ROWID;
         """
-    }
 }
