@@ -102,8 +102,8 @@ enum WebMercator {
 /// the cells in view; the visited entries (few) are binned the same way on each question, and
 /// only cells holding some are counted again when they must be left out. Valid for one version
 /// of the file; `SpatialIndex` keeps one and replaces it when the file changes. About 70 bytes
-/// an entry, plus about 100 a cluster of each cell zoom asked (the six asked last are kept). Not
-/// thread-safe.
+/// an entry, plus about 100 a cluster of each cell zoom asked (the 16 asked last are kept: more
+/// than the 12 zooms the page asks clusters at). Not thread-safe.
 final class ClusterGrid {
     /// The deepest cell zoom (Morton codes hold 31 bits per axis).
     static let maxCellZoom = ClusterQuery.maxZoom + ClusterQuery.cellZoomOffset
@@ -127,7 +127,7 @@ final class ClusterGrid {
     private var levels: [Int: Level] = [:]
     /// Level ids, least recently asked first; at most `keptLevels` are kept.
     private var recent: [Int] = []
-    private static let keptLevels = 6
+    private static let keptLevels = 16
 
     /// The clusters of one cell zoom (open entries, or all): sorted by `key` (tile code, then
     /// prefecture), each with its tile's run of positions for questions that must count again.
