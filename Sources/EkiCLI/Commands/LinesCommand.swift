@@ -12,7 +12,8 @@ struct LinesCommand: Command {
     Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see
     docs/lines.md), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
     and operator, each with its open entries visited / total and the percent.
-      --operator X      only this operator's lines (its id, jr-central, or a name: JR東海)
+      --operator X      only this operator's lines (its id, jr-central, or a name: JR東海);
+                        a name that is no operator with lines exits 1 with the closest names
       --prefecture P    only lines with open entries in prefecture P (神奈川県), counting those
       --class c|s       only conventional (c) or Shinkansen (s) lines
       --include-closed  also lines no source has open
@@ -55,6 +56,7 @@ struct LinesCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
+        if let name = args["operator"] { try NameLookup.checkOperator(name, store: store) }
         // Staff-only stops leave the totals unless asked for.
         let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
         // By operator type, then as the store orders them (operator, class, name).
