@@ -21,6 +21,8 @@ public final class SharePicture {
     }
 
     public let rows: [Row]
+    /// Characters of the rows drawn without a glyph (as boxes); 0 when the CJK font is there.
+    public private(set) var unknownGlyphs = 0
     /// The inset map's box (logical pixels), nil when no station was visited in the period.
     public let mapBox: (x: Double, y: Double, width: Double, height: Double)?
     let canvas: Canvas
@@ -111,6 +113,7 @@ public final class SharePicture {
             default:
                 canvas.setColor(MapRenderer.ink)
             }
+            unknownGlyphs += text.unknownGlyphs(row.text)
             text.draw(row.text, x: Self.padding + indent, y: row.y + (row.kind == .emptyDays ? 3 : 1))
         }
     }
