@@ -58,7 +58,7 @@ import Testing
         let named = Set(picture.labels.map(\.text))
         #expect(ringed.allSatisfy { named.contains($0.name) }, "\(ringed.map(\.name).filter { !named.contains($0) })")
         // Ringed markers come first: they are drawn last, above the rest.
-        #expect(picture.markers.prefix(ringed.count).allSatisfy(\.isHighlighted))
+        #expect(picture.markers.prefix(ringed.count).allSatisfy { $0.isHighlighted })
         let image = try PNGImage(path: out)
         var rings = 0
         for m in ringed where m.x + m.radius + 2 < 799 {
