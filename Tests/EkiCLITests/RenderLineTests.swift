@@ -61,9 +61,16 @@ import Testing
         #expect(picture.markers.prefix(ringed.count).allSatisfy { $0.isHighlighted })
         let image = try PNGImage(path: out)
         var rings = 0
-        for m in ringed where m.x + m.radius + 2 < 799 {
-            let p = image.pixel(Int((m.x + m.radius + 2).rounded()), Int(m.y.rounded()))
-            if p.b > 150 && p.r < 120 { rings += 1 }
+        // The ring, seen on a diagonal of the pin (names are placed beside, above or below it).
+        for m in ringed {
+            let d = (m.radius + 2) * 0.7071
+            let seen = [(d, d), (-d, d), (d, -d), (-d, -d)].contains { dx, dy in
+                let x = Int((m.x + dx).rounded()), y = Int((m.y + dy).rounded())
+                guard (0..<800).contains(x), (0..<600).contains(y) else { return false }
+                let p = image.pixel(x, y)
+                return p.b > 150 && p.r < 120
+            }
+            if seen { rings += 1 }
         }
         #expect(rings >= ringed.count * 3 / 4, "\(rings) of \(ringed.count) rings seen")
     }

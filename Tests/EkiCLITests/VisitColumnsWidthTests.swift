@@ -43,7 +43,6 @@ import EkiTestSupport
             #expect(widest <= columns, "\(columns) columns: a line is \(widest) wide\n\(out)")
         }
         // Wide enough, the visit columns are all there; --wide keeps every cell whole.
-        #expect(eki(args, environment: ["COLUMNS": "120"]).out.hasPrefix("distance  name      reading"))
         #expect(eki(args, environment: ["COLUMNS": "120"]).out.contains("  visited  completed   key\n"))
         #expect(eki(args + ["--wide"], environment: ["COLUMNS": "80"]).out.contains("  yes      2019-08-13  jr-east/c/東京\n"))
     }
