@@ -56,7 +56,6 @@ struct LinesCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
-        if let name = args["operator"] { try NameLookup.checkOperator(name, store: store) }
         // Staff-only stops leave the totals unless asked for.
         let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
         // By operator type, then as the store orders them (operator, class, name).
@@ -65,6 +64,8 @@ struct LinesCommand: Command {
             .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
             .map(\.element)
             .map { $0.without(staffOnly) }
+        // No line: an --operator that names no operator with lines is an error with suggestions.
+        if lines.isEmpty, let name = args["operator"] { try NameLookup.checkOperator(name, store: store) }
         let visited = { (l: Line) in l.stationKeys.filter(visits.isVisited).count }
         switch format {
         case .json:
