@@ -25,10 +25,7 @@ public enum EkiCommandLine {
     public static func run(_ arguments: [String], console: Console = .standard) -> Int32 {
         if arguments.first == "help", arguments.count == 2 {
             // `eki help bbox` is `eki bbox --help`.
-            guard let command = commands[arguments[1]] else {
-                console.err("eki: unknown command '\(arguments[1])' (`eki --help` lists the commands)\n")
-                return 64
-            }
+            guard let command = commands[arguments[1]] else { return unknownCommand(arguments[1], console: console) }
             console.out(command.help.hasSuffix("\n") ? command.help : command.help + "\n")
             return 0
         }
@@ -37,10 +34,7 @@ public enum EkiCommandLine {
             return arguments.isEmpty ? 64 : 0
         }
         if name == "--version" { console.out("eki \(EkiKitVersion.string)\n"); return 0 }
-        guard let command = commands[name] else {
-            console.err("eki: unknown command '\(name)' (`eki --help` lists the commands)\n")
-            return 64
-        }
+        guard let command = commands[name] else { return unknownCommand(name, console: console) }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
             console.out(command.help.hasSuffix("\n") ? command.help : command.help + "\n")
@@ -55,6 +49,13 @@ public enum EkiCommandLine {
             console.err("eki \(name): \(error)\n")
             return 1
         }
+    }
+
+    /// `eki: unknown command 'serach'; did you mean 'search'? …` on stderr; exit 64.
+    static func unknownCommand(_ name: String, console: Console) -> Int32 {
+        let close = Suggestions.closest(to: name, among: commands.keys.sorted().map { .init(label: "'\($0)'", names: [$0]) })
+        console.err("eki: unknown command '\(name)'\(Suggestions.didYouMean(close)) (`eki --help` lists the commands)\n")
+        return 64
     }
 
     static var usage: String {

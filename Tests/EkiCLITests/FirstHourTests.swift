@@ -115,6 +115,17 @@ import EkiTestSupport
         let unknown = eki("help", "frobnicate")
         #expect(unknown.status == 64)
         #expect(unknown.err == "eki: unknown command 'frobnicate' (`eki --help` lists the commands)\n")
+        // A mistyped command, subcommand or option names the one meant.
+        for arguments in [["serach", "小田原"], ["help", "serach"]] {
+            let typo = eki(arguments)
+            #expect(typo.status == 64 && typo.out.isEmpty)
+            #expect(typo.err == "eki: unknown command 'serach'; did you mean 'search'? (`eki --help` lists the commands)\n")
+        }
+        #expect(eki("lnes").err == "eki: unknown command 'lnes'; did you mean 'lines'? (`eki --help` lists the commands)\n")
+        let sub = eki("visit", "shaer")
+        #expect(sub.status == 64 && sub.err.hasPrefix("eki visit: unknown subcommand 'shaer'; did you mean 'share'? ("))
+        let option = eki("nearest", "--db", Self.demo, "--lat", "35.2564", "--lon", "139.1553", "--vistied")
+        #expect(option.status == 64 && option.err == "eki nearest: unknown option --vistied; did you mean --visited?\n")
         for command in ["bbox", "nearest", "search", "show", "import", "info", "stats", "geocode", "visit", "serve"] {
             let text = eki("help", command)
             #expect(text.status == 0, "\(command): \(text.err)")

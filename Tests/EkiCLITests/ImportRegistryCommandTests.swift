@@ -11,13 +11,39 @@ import EkiTestSupport
     static let gzipPresent = FileManager.default.isExecutableFile(atPath: "/usr/bin/gzip")
     static let allFormats = "n02, station-database, ekidata, gtfs, osm, generic"
 
-    @Test("a folder no format reads names the formats tried")
+    @Test("a folder no format reads names the formats tried, and the file inside it to give")
     func datasetsFolder() {
         let datasets = TestPaths.package("Datasets")
         let r = eki("import", "--db", path("a.gpkg"), datasets)
         #expect(r.status == 1)
-        #expect(r.err == "eki import: \(datasets): no importer recognises this folder (tried: \(Self.allFormats))\n")
+        #expect(r.err == "eki import: \(datasets): no importer recognises this folder (tried: \(Self.allFormats)); "
+                + "give the file inside it: \(datasets)/n02-odawara-tokyo.csv (n02)\n")
         #expect(!FileManager.default.fileExists(atPath: path("a.gpkg")))
+    }
+
+    /// N02-23 as it is kept in the shared data (the original Shift_JIS GeoJSON and two CSVs made
+    /// from it): the folder names the UTF-8 CSV to give.
+    @Test("the N02 folder names the station file inside it", .needsN02)
+    func n02Folder() {
+        let folder = (TestPaths.requireShared(TestPaths.n02CSVFile) as NSString).deletingLastPathComponent
+        let r = eki("import", "--db", path("n02.gpkg"), folder)
+        #expect(r.status == 1)
+        #expect(r.err == "eki import: \(folder): no importer recognises this folder (tried: \(Self.allFormats)); "
+                + "give the file inside it: \(folder)/N02-23_Station.utf8.csv (n02)\n")
+        #expect(!FileManager.default.fileExists(atPath: path("n02.gpkg")))
+    }
+
+    /// The download's shapefiles alone (N02-23_GML/N02-23_Station.shp …): not read, and said so.
+    @Test func shapefilesAreNamed() throws {
+        let folder = path("N02-23_GML")
+        try FileManager.default.createDirectory(atPath: folder + "/UTF-8", withIntermediateDirectories: true)
+        for ext in ["shp", "shx", "dbf", "prj"] {
+            #expect(FileManager.default.createFile(atPath: "\(folder)/UTF-8/N02-23_Station.\(ext)", contents: Data([0, 0, 39, 10])))
+        }
+        let r = eki("import", "--db", path("shp.gpkg"), folder)
+        #expect(r.status == 1)
+        #expect(r.err == "eki import: \(folder): no importer recognises this folder (tried: \(Self.allFormats)); "
+                + "shapefiles (N02-23_Station.shp) are not read: give the GeoJSON (.geojson) of the same data\n")
     }
 
     @Test("a text file no format reads names the formats tried")

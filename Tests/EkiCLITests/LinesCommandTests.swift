@@ -87,11 +87,37 @@ import EkiTestSupport
         #expect(ring?.first?.count == 31 && ring?.first?.first == ring?.first?.last)
     }
 
-    @Test(.needsN02AndStationDatabase) func ambiguousAndUnknownNamesAreUsageErrors() {
+    /// A name that matches nothing is a data error (exit 1) naming the closest names, by edit
+    /// distance over the line names and aliases, or the operator names, short names and aliases.
+    @Test(.needsN02AndStationDatabase) func unknownNamesSuggestTheClosest() {
+        let operatorTypo = run("none.sqlite", "lines", "--operator", "JR束海")
+        #expect(operatorTypo.status == 1 && operatorTypo.out.isEmpty)
+        #expect(operatorTypo.err == "eki lines: no operator with lines is called 'JR束海'; did you mean JR東海 (jr-central)?\n")
+        // The formal name and the id are names of the operator too.
+        #expect(run("none.sqlite", "lines", "--operator", "東海旅客铁道").err
+                == "eki lines: no operator with lines is called '東海旅客铁道'; did you mean JR東海 (jr-central)?\n")
+        #expect(run("none.sqlite", "lines", "--operator", "jr-centrl").err
+                == "eki lines: no operator with lines is called 'jr-centrl'; did you mean JR東海 (jr-central)?\n")
+        let far = run("none.sqlite", "lines", "--operator", "まったく別の会社")
+        #expect(far.status == 1 && far.err == "eki lines: no operator with lines is called 'まったく別の会社' (`eki lines` lists the operators)\n")
+        // A real operator, filtered to nothing, is an empty list, not an error.
+        let empty = run("none.sqlite", "lines", "--operator", "JR東海", "--prefecture", "北海道")
+        #expect(empty.status == 0 && empty.out.hasSuffix("total            0 lines         0        0      0.00%\n"), "\(empty.out)")
+
+        let lineTypo = run("none.sqlite", "line", "東海道新幹")
+        #expect(lineTypo.status == 1 && lineTypo.out.isEmpty)
+        #expect(lineTypo.err == "eki line: no line is called '東海道新幹'; did you mean 東海道新幹線 (JR東海)?\n")
+        #expect(run("none.sqlite", "line", "銀坐線").err == "eki line: no line is called '銀坐線'; did you mean 銀座線 (東京メトロ)?\n")
+        // A common name is suggested with the operator of the line it is a section of.
+        #expect(run("none.sqlite", "line", "山形新幹綫").err == "eki line: no line is called '山形新幹綫'; did you mean 山形新幹線 (JR東日本)?\n")
+        let unknown = run("none.sqlite", "line", "存在しない線")
+        #expect(unknown.status == 1 && unknown.err == "eki line: no line is called '存在しない線' (`eki lines` lists them)\n")
+    }
+
+    @Test(.needsN02AndStationDatabase) func ambiguousNamesAreUsageErrors() {
         let r = run("none.sqlite", "line", "東海道線")
         #expect(r.status == 64)
         #expect(r.err == "eki line: '東海道線' names 3 lines: jr-central/c/東海道本線, jr-east/c/東海道本線, jr-west/c/東海道本線; give one id\n")
-        #expect(run("none.sqlite", "line", "存在しない線").status == 64)
         #expect(run("none.sqlite", "lines", "--class", "x").status == 64)
         #expect(run("none.sqlite", "visit", "list", "--by", "week").status == 64)
     }

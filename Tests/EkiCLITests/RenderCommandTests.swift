@@ -66,14 +66,20 @@ import Testing
             #expect(r.status == 64 && r.err == message, "\(args): \(r.err)")
         }
         #expect(!FileManager.default.fileExists(atPath: out))
-        // An unwritable output is a data error naming the file.
+        // An output into a missing folder is a data error naming the folder, before any work.
         let r = eki(["render", "--db", db, "--visits", path("none.sqlite"), "--all", "-o", path("missing/dir/x.png")])
-        #expect(r.status == 1 && r.err.hasPrefix("eki render: \(path("missing/dir/x.png")): cannot write the PNG: "), "\(r.err)")
+        #expect(r.status == 1, "\(r.err)")
+        #expect(r.err == "eki render: \(path("missing/dir/x.png")): cannot write it: the folder \(path("missing/dir")) does not exist (create it first)\n")
+        #expect(!FileManager.default.fileExists(atPath: path("missing")))
+        #expect(FileManager.default.createFile(atPath: path("plain"), contents: Data()))
+        let file = eki(["render", "--db", db, "--visits", path("none.sqlite"), "--all", "-o", path("plain/x.png")])
+        #expect(file.status == 1 && file.err == "eki render: \(path("plain/x.png")): cannot write it: \(path("plain")) is a file, not a folder\n")
     }
 
     /// The README's example visits and the visit-log suite's seed (with collapsed ranges): the
-    /// picture's day rows (days and collapsed ranges) are the text share's, one for one.
-    @Test func sharePNGHasTheTextSharesDayRows() throws {
+    /// picture's rows are the text share's lines, one for one, in Japanese (drawn with the CJK
+    /// font: no character without a glyph) and in English.
+    @Test func sharePNGHasTheTextSharesRows() throws {
         let db = sampleDatabase()
         let readme = path("readme.sqlite")
         for args in [["小田原", "--operator", "JR東海", "--date", "2019-08-13", "--kind", "alight"],
@@ -85,27 +91,59 @@ import Testing
         try VisitLogCommandTests.seed.write(toFile: seedFile, atomically: true, encoding: .utf8)
         #expect(eki("visit", "import", seedFile, "--visits", seeded).status == 0)
 
+        let store = try StationStore(path: db, readOnly: true)
         for (visits, range, expectedDays) in [(readme, ["--since", "2019-08-01"], 2), (seeded, [], 9)] {
-            let text = eki(["visit", "share", "--db", db, "--visits", visits] + range).out
-            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            let textDays = lines.enumerated().filter { i, l in
-                [.day, .emptyDays].contains(SharePicture.kind(of: l, first: i == 0))
-            }.map(\.element)
-            #expect(textDays.count == expectedDays, "\(textDays)")
-            let png = path("share-\(expectedDays).png")
-            let r = eki(["visit", "share", "--db", db, "--visits", visits, "--png", png] + range)
-            #expect(r.status == 0, "\(r.err)")
-            #expect(r.out.contains(" px, \(expectedDays) day rows, "), "\(r.out)")
-            let image = try PNGImage(path: png)
-            #expect(image.width == 780)
-            // The picture's rows, redrawn from the same text, are the text's lines in order.
-            let picture = try SharePicture(text: text, stations: [], isVisited: { _ in false })
-            #expect(picture.rows.filter { $0.kind == .day || $0.kind == .emptyDays }.map(\.text) == textDays)
-            #expect(picture.rows.map(\.text) == lines.filter { !$0.isEmpty })
+            for language in Language.allCases {
+                let lang = ["--lang", language.rawValue]
+                let text = eki(["visit", "share", "--db", db, "--visits", visits] + range + lang).out
+                let summary = try VisitShare.summary(log: VisitLog(path: visits, create: false), store: store,
+                                                     range: range.isEmpty ? VisitDateRange() : VisitDateRange(since: VisitDate(parsing: "2019-08-01")),
+                                                     language: language)
+                #expect(summary.text == text)
+                let days = summary.lines.filter { $0.kind == .day || $0.kind == .emptyDays }
+                #expect(days.count == expectedDays, "\(days)")
+                let png = path("share-\(expectedDays)-\(language).png")
+                let r = eki(["visit", "share", "--db", db, "--visits", visits, "--png", png] + range + lang)
+                #expect(r.status == 0, "\(r.err)")
+                #expect(r.out.contains(" px, \(expectedDays) day rows, "), "\(r.out)")
+                let image = try PNGImage(path: png)
+                #expect(image.width == 780)
+                // The picture's rows, redrawn from the same summary, are the text's lines in order.
+                let picture = try SharePicture(summary: summary, stations: [], isVisited: { _ in false })
+                #expect(picture.rows.map(\.text) == text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
+                #expect(picture.rows.filter { $0.kind == .day || $0.kind == .emptyDays }.map(\.text) == days.map(\.text))
+                #expect(picture.unknownGlyphs == 0, "\(language): characters drawn as boxes")
+            }
         }
-        // The seed's two collapsed ranges are rows of their own.
+        // The seed's two collapsed runs are rows of their own.
         let seedText = eki(["visit", "share", "--db", db, "--visits", seeded]).out
-        #expect(seedText.contains("2019-08-15: no visits\n") && seedText.contains("2019-08-17 – 2019-08-19: no visits (3 days)\n"))
+        #expect(seedText.contains("2019年8月15日　記録のない日\n") && seedText.contains("2019年8月17日〜19日　記録のない日が 3 日\n"))
+        // A missing folder is named before anything is drawn.
+        let missing = path("no/such/share.png")
+        let r = eki(["visit", "share", "--db", db, "--visits", seeded, "--png", missing])
+        #expect(r.status == 1 && r.err == "eki visit: \(missing): cannot write it: the folder \(path("no/such")) does not exist (create it first)\n")
+    }
+
+    /// The legend and credits of `eki render` in each language.
+    @Test func renderSpeaksTheLanguageAsked() throws {
+        let db = sampleDatabase(), visits = path("lang.sqlite")
+        #expect(eki("visit", "add", "jr-east/c/小田原", "--date", "2019-08-13", "--db", db, "--visits", visits).status == 0)
+        let box = ["--db", db, "--visits", visits, "--bbox", "139.10,35.22,139.20,35.30", "--size", "600x400",
+                   "--labels", "none"]   // names would make room for the legend, whose size differs
+        let ja = path("ja.png"), en = path("en.png")
+        #expect(eki(["render"] + box + ["-o", ja]).status == 0)
+        #expect(eki(["render", "--lang", "en"] + box + ["-o", en]).status == 0)
+        // The legend's box (top left) differs; the map under it is the same.
+        let a = try PNGImage(path: ja), b = try PNGImage(path: en)
+        var legendDiffers = 0, mapDiffers = 0
+        for y in stride(from: 0, to: 400, by: 2) {
+            for x in stride(from: 0, to: 600, by: 2) where a.pixel(x, y) != b.pixel(x, y) {
+                if x < 200 && y < 70 { legendDiffers += 1 } else { mapDiffers += 1 }
+            }
+        }
+        #expect(legendDiffers > 50 && mapDiffers == 0, "legend \(legendDiffers), elsewhere \(mapDiffers)")
+        let bad = eki(["render", "--lang", "de"] + box + ["-o", en])
+        #expect(bad.status == 64 && bad.err == "eki render: --lang must be ja or en, got 'de'\n")
     }
 }
 

@@ -167,7 +167,7 @@ import EkiTestSupport
         #expect(after[2]?.name == "熱海温泉" && after[2]?.formerNames == ["熱海"])
         #expect(run(db, visits, "visit", "check").out == "3 visits at 3 station keys: 3 resolve (0 through an alias), 0 orphaned\n")
         #expect(run(db, visits, "stats", "--by", "operator", "--format", "csv").out.contains("\r\nJR東海,2,420,"))
-        #expect(run(db, visits, "visit", "share").out.contains("  熱海温泉 (JR東海) transfer ★\n"))
+        #expect(run(db, visits, "visit", "share").out.contains("  熱海温泉（JR東海）乗換 ★\n"))
 
         // A database built from scratch from the next edition alone has no alias for the old
         // key; the log noted which source rows the key stood for (at `visit add`), and finds

@@ -62,9 +62,78 @@ import EkiTestSupport
                 == ["10", "6", "4", "5", "(4"])
     }
 
-    @Test func shareIsExact() throws {
+    /// `visit share` in Japanese (the default): 乗車 / 降車 / 乗換 / 通過, 日付不明, the weekday as
+    /// （火）, 記録のない日 for days without visits, completion as `7 / 39 駅（17.95 %）`.
+    @Test func shareIsExactInJapanese() throws {
         let s = try seeded("share")
         #expect(run(s, "visit", "share").out == """
+            乗下車記録 2019年〜2019年8月20日
+
+            日付不明
+              東京（JR東日本）乗車 ★
+            2019年（月日不明）
+              風祭（箱根登山鉄道）★
+            2019年8月（日付不明）
+              銀座（東京メトロ）★ 「銀座線, 日比谷線 "どちらか"」
+            2019年8月13日（火）
+              小田原（JR東日本）乗車 ★
+              小田原（JR東海 新幹線）降車 ★ 「こだま 660号」
+              小田原（小田急）通過
+            2019年8月14日（水）
+              箱根湯本（箱根登山鉄道）降車 ★
+            2019年8月15日　記録のない日
+            2019年8月16日（金）
+              小田原（箱根登山鉄道）乗換 ★
+            2019年8月17日〜19日　記録のない日が 3 日
+            2019年8月20日（火）
+              小田原（JR東日本）降車
+              jr-central/c/熱海（駅データにない駅）乗車
+
+            ★ 初めて乗下車した駅：7 駅
+            降りつぶし：7 / 39 駅（17.95 %）
+
+            """)
+        #expect(run(s, "visit", "share", "--lang", "ja").out == run(s, "visit", "share").out)
+        // With transfers not counting, 箱根登山鉄道's 小田原 is not completed.
+        #expect(run(s, "visit", "config", "transfer-counts", "no").out == "transfer-counts no\n")
+        #expect(run(s, "visit", "share", "--since", "2019-08-14", "--until", "2019-08-31").out == """
+            乗下車記録 2019年8月14日〜31日
+
+            2019年（月日不明）
+              風祭（箱根登山鉄道）★
+            2019年8月（日付不明）
+              銀座（東京メトロ）★ 「銀座線, 日比谷線 "どちらか"」
+            2019年8月14日（水）
+              箱根湯本（箱根登山鉄道）降車 ★
+            2019年8月15日　記録のない日
+            2019年8月16日（金）
+              小田原（箱根登山鉄道）乗換
+            2019年8月17日〜19日　記録のない日が 3 日
+            2019年8月20日（火）
+              小田原（JR東日本）降車
+              jr-central/c/熱海（駅データにない駅）乗車
+
+            ★ 初めて乗下車した駅：3 駅
+            降りつぶし：6 / 39 駅（15.38 %）
+
+            """)
+        // Open ranges, and a period without visits.
+        #expect(run(s, "visit", "share", "--since", "2019-08-16").out.hasPrefix("乗下車記録 2019年8月16日〜20日\n"))
+        #expect(run(s, "visit", "share", "--since", "2021-12-30", "--until", "2022-01-02").out == """
+            乗下車記録 2021年12月30日〜2022年1月2日
+
+            この期間の記録はありません。
+
+            ★ 初めて乗下車した駅：0 駅
+            降りつぶし：6 / 39 駅（15.38 %）
+
+            """)
+    }
+
+    /// `visit share --lang en`: the same summary in English.
+    @Test func shareIsExactInEnglish() throws {
+        let s = try seeded("share-en")
+        #expect(run(s, "visit", "share", "--lang", "en").out == """
             Visits 2019 – 2019-08-20
 
             date unknown
@@ -91,29 +160,19 @@ import EkiTestSupport
             Completed: 7 of 39 open stations (17.95%)
 
             """)
-        // With transfers not counting, 箱根登山鉄道's 小田原 is not completed.
-        #expect(run(s, "visit", "config", "transfer-counts", "no").out == "transfer-counts no\n")
-        #expect(run(s, "visit", "share", "--since", "2019-08-14", "--until", "2019-08-31").out == """
-            Visits 2019-08-14 – 2019-08-31
+        #expect(run(s, "visit", "share", "--lang", "en-GB", "--since", "2021").out == """
+            Visits from 2021
 
-            2019, month unknown
-              風祭 (箱根登山鉄道) ★
-            2019-08, day unknown
-              銀座 (東京メトロ) ★ — 銀座線, 日比谷線 "どちらか"
-            2019-08-14 Wed
-              箱根湯本 (箱根登山鉄道) alight ★
-            2019-08-15: no visits
-            2019-08-16 Fri
-              小田原 (箱根登山鉄道) transfer
-            2019-08-17 – 2019-08-19: no visits (3 days)
-            2019-08-20 Tue
-              小田原 (JR東日本) alight
-              jr-central/c/熱海 (not in the station database) board
+            No visits.
 
-            ★ new stations: 3
-            Completed: 6 of 39 open stations (15.38%)
+            ★ new stations: 0
+            Completed: 7 of 39 open stations (17.95%)
 
             """)
+        let bad = run(s, "visit", "share", "--lang", "fr")
+        #expect(bad.status == 64 && bad.err == "eki visit: --lang must be ja or en, got 'fr'\n" && bad.out.isEmpty)
+        // With transfers not counting, 箱根登山鉄道's 小田原 is not completed.
+        #expect(run(s, "visit", "config", "transfer-counts", "no").out == "transfer-counts no\n")
         let stats = run(s, "stats", "--by", "class", "--format", "csv").out
         #expect(stats == "class,visited,total,percent\r\nconventional,5,36,13.89\r\nshinkansen,1,3,33.33\r\ntotal,6,39,15.38\r\n")
     }
@@ -165,7 +224,8 @@ import EkiTestSupport
         #expect(added.out == "visit 11: 2020-01-02 - 風祭 (箱根登山鉄道) hakone-tozan/c/風祭\n", "\(added.err)")
         let shown = "first second \\u{1B}[31mred\\u{1B}[0m\\u{7} nul\\u{0}end"
         #expect(run(s, "visit", "list").out.contains("  " + shown + "  hakone-tozan/c/風祭\n"))
-        #expect(run(s, "visit", "share", "--since", "2020").out.contains("  風祭 (箱根登山鉄道) — " + shown + "\n"))
+        #expect(run(s, "visit", "share", "--since", "2020").out.contains("  風祭（箱根登山鉄道）「" + shown + "」\n"))
+        #expect(run(s, "visit", "share", "--since", "2020", "--lang", "en").out.contains("  風祭 (箱根登山鉄道) — " + shown + "\n"))
         for format in ["csv", "json"] {
             let export = run(s, "visit", "export", "--format", format).out
             #expect(export.contains(format == "csv" ? "\"" + note + "\"\r\n" : "\\r\\n"))

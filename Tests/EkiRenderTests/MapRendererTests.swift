@@ -113,9 +113,20 @@ import Testing
         var tiles = Self.request
         tiles.attribution = ["© OpenStreetMap contributors"]
         #expect(try Sample.draw(tiles, stations).0.attribution.last == "© OpenStreetMap contributors")
-        let legend = Decorations.legendBox(text: TextLayout(canvas: try Canvas(width: 1, height: 1, scale: 1)),
-                                           visited: picture.visited, total: picture.total)
-        #expect(legend.rows == ["乗下車済 visited 1", "未乗下車 unvisited 20", "1 / 21 in view"])
+        let text = TextLayout(canvas: try Canvas(width: 1, height: 1, scale: 1))
+        let legend = Decorations.legendBox(text: text, visited: picture.visited, total: picture.total, language: .ja)
+        #expect(legend.rows == ["乗下車済 1", "未乗下車 20", "表示範囲 1 / 21 駅"])
+        #expect(legend.rows.allSatisfy { text.unknownGlyphs($0) == 0 })
+        let english = Decorations.legendBox(text: text, visited: 1234, total: 9585, language: .en)
+        #expect(english.rows == ["visited 1,234", "unvisited 8,351", "1,234 / 9,585 in view"])
+        // The credits: 国土数値情報's wording in both languages, station_database's in each.
+        let sd = try Sample.stations().map { s -> Station in
+            var s = s; s.sources = [SourceRef(dataset: "station-database", id: "1")]; return s
+        }
+        #expect(Attribution.lines(for: sd, extra: [], language: .ja)
+                == ["出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成", "駅データ：station_database（Seo-4d696b75）CC BY-SA 4.0"])
+        #expect(Attribution.lines(for: sd, extra: [], language: .en)
+                == ["出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成", "Station data: station_database (Seo-4d696b75), CC BY-SA 4.0"])
     }
 
     /// The golden image (Fixtures/odawara-1200x800.png, made by this renderer): at most 1 % of

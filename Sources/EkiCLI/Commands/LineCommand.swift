@@ -10,7 +10,8 @@ struct LineCommand: Command {
     Lists the entries of one line in order along it (branch by branch), each with its visit
     mark and completion date. NAME is a line id (jr-central/s/東海道新幹線) or any name of it
     (東海道新幹線, 銀座線, 3号線銀座線); a common name (山形新幹線) gives the section it names.
-    A name that several lines share is refused with their ids.
+    A name that several lines share is refused with their ids; a name that matches no line
+    exits 1 with the closest line names (by edit distance over names and aliases).
       --format F    table (default); json: an object with `line` (as in `eki lines --format
                     json`) and `stations` (key, name, reading, order, visited, completed, and
                     branch when the line has several); geojson: the stations as points and a
@@ -39,13 +40,8 @@ struct LineCommand: Command {
 
     func run() throws -> Int32 {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
-        let found = try store.lines.named(name)
-        guard let first = found.first else {
-            throw UsageError("no line is called '\(name)' (`eki lines` lists them)")
-        }
-        if found.count > 1, found.contains(where: { $0.section == nil }) {
-            throw UsageError("'\(name)' names \(found.count) lines: \(found.map(\.line.id).joined(separator: ", ")); give one id")
-        }
+        let found = try NameLookup.lines(name, store: store)
+        let first = found[0]
         // A common name of several sections (秋田新幹線): the sections one after another.
         var stops: [LineStop] = []
         for d in found {

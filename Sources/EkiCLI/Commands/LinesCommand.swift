@@ -7,12 +7,13 @@ struct LinesCommand: Command {
     static let summary = "lines (路線) with stations visited / total, per operator"
     static let help = """
     usage: eki lines [--db PATH] [--operator X] [--prefecture P] [--class c|s] [--include-closed]
-                     [--include-staff-only] [--format table|json|csv] [--visits PATH]
+                     [--include-staff-only] [--format table|json|csv] [--wide] [--visits PATH]
 
     Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see
     docs/lines.md), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
     and operator, each with its open entries visited / total and the percent.
-      --operator X      only this operator's lines (its id, jr-central, or a name: JR東海)
+      --operator X      only this operator's lines (its id, jr-central, or a name: JR東海);
+                        a name that is no operator with lines exits 1 with the closest names
       --prefecture P    only lines with open entries in prefecture P (神奈川県), counting those
       --class c|s       only conventional (c) or Shinkansen (s) lines
       --include-closed  also lines no source has open
@@ -20,7 +21,7 @@ struct LinesCommand: Command {
                         get on or off) in the totals; left out by default
       --format F        table (default), json (an array of lines: id, name, operator_id, class,
                         aliases, visited, total) or csv
-    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(TableWidth.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     Examples:
       eki lines --operator JR東海
       eki lines --prefecture 神奈川県 --class c
@@ -33,7 +34,7 @@ struct LinesCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: ["db", "operator", "prefecture", "class", "format", "visits"],
-                             flags: ["include-closed", "include-staff-only"])
+                             flags: ["include-closed", "include-staff-only", "wide"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         serviceClass = try Self.serviceClass(args["class"])
@@ -63,6 +64,8 @@ struct LinesCommand: Command {
             .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
             .map(\.element)
             .map { $0.without(staffOnly) }
+        // No line: an --operator that names no operator with lines is an error with suggestions.
+        if lines.isEmpty, let name = args["operator"] { try NameLookup.checkOperator(name, store: store) }
         let visited = { (l: Line) in l.stationKeys.filter(visits.isVisited).count }
         switch format {
         case .json:
@@ -84,7 +87,10 @@ struct LinesCommand: Command {
             }
             let v = lines.reduce(0) { $0 + visited($1) }, t = lines.reduce(0) { $0 + $1.total }
             rows.append(["total", "", "\(lines.count) lines", "", String(v), String(t), LineJSON.percent(v, t) + "%"])
-            console.out(DisplayWidth.table(header: ["type", "operator", "line", "class", "visited", "total", "percent"], rows: rows))
+            // Long operator, then line names are cut to fit the terminal; the figures never are.
+            console.out(DisplayWidth.table(header: ["type", "operator", "line", "class", "visited", "total", "percent"], rows: rows,
+                                           width: TableWidth.columns(wide: args.has("wide"), console: console),
+                                           elidable: [1, 2], droppable: [3]))
         }
         return 0
     }

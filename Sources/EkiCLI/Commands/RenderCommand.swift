@@ -15,7 +15,7 @@ struct RenderCommand: Command {
 
     Draws the open entries in view as pins (red = unvisited, green = visited; closed entries
     are not drawn) in Web Mercator on an offline basemap (sea and the 47 prefectures), with
-    names placed where they fit, a legend (visited / total in view), a scale bar and the
+    names placed where they fit, a legend (乗下車済 / 未乗下車 / 表示範囲), a scale bar and the
     data's attribution. Entries at one place (the same name within 1.5 km, or pins that would
     overlap) are one pin with a count.
       --bbox B           the box to show whole (degrees WGS84, RFC 7946 order)
@@ -24,7 +24,10 @@ struct RenderCommand: Command {
                          1 ≤ METRES ≤ 1000000)
       --line NAME|ID     frame a line (as `eki line` names it: an id, any of its names, or
                          a common name such as 山形新幹線) and draw it through its stations
-                         in order, one stroke per branch
+                         in order, one stroke per branch; its stations are drawn above the
+                         other pins, ringed in the line's blue, and always named (unless
+                         --labels none). A name that matches no line exits 1 with the
+                         closest names
       --all              every open entry (the whole record)
       --size WxH         picture size in logical pixels (default 1200x800; 1…10000 each)
       --scale 1|2        device pixels per logical pixel (default 1; 2 for phones)
@@ -36,8 +39,8 @@ struct RenderCommand: Command {
                          $XDG_CACHE_HOME/eki/tiles (else ~/.cache/eki/tiles) and fetched at
                          most one per second with the User-Agent of $EKI_USER_AGENT (else
                          EkiKit/\(EkiKitVersion.string)). Default none.
-      -o FILE.png        where to write the picture (required)
-    \(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
+      -o FILE.png        where to write the picture (required; its folder must exist)
+    \(LanguageOption.help)\(VisitOptions.help)\(PlaceOptions.help)\(DatabaseOption.help)
     Prints one line: the file, its size in pixels and the entries drawn.
 
     """
@@ -56,10 +59,11 @@ struct RenderCommand: Command {
     /// The tile URL template, nil for the offline basemap.
     let tiles: String?
     let visitOptions: VisitOptions
+    let language: Language
 
     init(arguments: [String], console: Console) throws {
         args = try Arguments(arguments, valued: Set(["db", "bbox", "line", "span", "size", "scale", "labels", "tiles", "o", "output"])
-                                 .union(VisitOptions.valued).union(PlaceOptions.valued),
+                                 .union(VisitOptions.valued).union(PlaceOptions.valued).union(LanguageOption.valued),
                              flags: Set(["all"]).union(VisitOptions.flags).union(PlaceOptions.flags))
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
@@ -96,24 +100,22 @@ struct RenderCommand: Command {
             }
         }
         visitOptions = try VisitOptions(args, console)
+        language = try LanguageOption.parse(args)
     }
 
     /// The stations of `--line` in order: one line by id or name, or a common name's sections
     /// (秋田新幹線) one after another, as `eki line` lists them.
-    /// - Throws: `UsageError` when no line or several lines have that name.
+    /// - Throws: `NotFoundError` (with the closest names) when no line has that name;
+    ///   `UsageError` when several lines have it.
     static func lineStops(_ name: String, store: StationStore) throws -> (stops: [LineStop], isLoop: Bool) {
-        let found = try store.lines.named(name)
-        guard let first = found.first else { throw UsageError("no line is called '\(name)' (`eki lines` lists them)") }
-        if found.count > 1, found.contains(where: { $0.section == nil }) {
-            throw UsageError("'\(name)' names \(found.count) lines: \(found.map(\.line.id).joined(separator: ", ")); give one id")
-        }
+        let found = try NameLookup.lines(name, store: store)
         var stops: [LineStop] = []
         for d in found {
             for s in d.stops where !(stops.last?.station.key == s.station.key) {
                 stops.append(LineStop(station: s.station, branch: d.section == nil ? s.branch : 0, order: nil))
             }
         }
-        return (stops, first.line.isLoop && found.count == 1)
+        return (stops, found[0].line.isLoop && found.count == 1)
     }
 
     /// `WxH` (e.g. 1200x800; `×` accepted too), each 1…10000.
@@ -127,14 +129,17 @@ struct RenderCommand: Command {
     }
 
     func run() throws -> Int32 {
+        try OutputPath.checkFolder(of: output)
         let (store, visits) = try visitOptions.openStore(args)
         let stations: [Station]
         let box: BoundingBox
         var polylines: [[Coordinate]] = []
+        var highlighted = Set<String>()
         if let line {
             let stops = try Self.lineStops(line, store: store)
+            highlighted = Set(stops.stops.map(\.station.key))
             // One polyline per branch; a loop closes its ring.
-            for (branch, run) in Dictionary(grouping: stops.stops, by: \.branch).sorted(by: { $0.key < $1.key }) {
+            for (_, run) in Dictionary(grouping: stops.stops, by: \.branch).sorted(by: { $0.key < $1.key }) {
                 var points = run.map(\.station.coordinate)
                 if stops.isLoop, let first = points.first { points.append(first) }
                 polylines.append(points)
@@ -160,7 +165,7 @@ struct RenderCommand: Command {
             stations = try store.spatial.stations(ViewportQuery(bbox: view, filter: visitOptions.viewportFilter(visits))).stations
         }
         var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels,
-                                 polylines: polylines)
+                                 polylines: polylines, language: language, highlighted: highlighted)
         var source: FetchedTiles? = nil
         if let tiles {
             let configuration = try GeocoderConfiguration.fromEnvironment(console.environment)

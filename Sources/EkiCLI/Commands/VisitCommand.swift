@@ -13,7 +13,7 @@ struct VisitCommand: Command {
            eki visit check
            eki visit export [--format csv|json]
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932]
-           eki visit share [--since D] [--until D] [--png FILE]
+           eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en]
            eki visit config [transfer-counts [yes|no]]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
@@ -45,9 +45,10 @@ struct VisitCommand: Command {
                BOM) or CP932, detected as `eki import` does (--encoding says which),
                CRLF, dates like 2019/8/13 and 2019年8月13日.
       share    a plain-text summary to paste into a message: visits by day, runs of days
-               without visits collapsed, completion figures at the end. --png FILE draws the
-               same summary as a picture for phones (780 px wide) with a map of the period's
-               stations, and prints the file and its size instead.
+               without visits collapsed (記録のない日), completion figures at the end; in
+               Japanese, or English with --lang en. --png FILE draws the same summary as a
+               picture for phones (780 px wide) with a map of the period's stations, and
+               prints the file and its size instead.
       config   shows or sets the log's settings (transfer-counts, default yes).
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
@@ -60,18 +61,21 @@ struct VisitCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         guard let sub = arguments.first else { throw UsageError("give a subcommand: \(Self.subcommands.joined(separator: ", "))") }
-        guard Self.subcommands.contains(sub) else { throw UsageError("unknown subcommand '\(sub)' (\(Self.subcommands.joined(separator: ", ")))") }
+        guard Self.subcommands.contains(sub) else {
+            let close = Suggestions.closest(to: sub, among: Self.subcommands.map { .init(label: "'\($0)'", names: [$0]) })
+            throw UsageError("unknown subcommand '\(sub)'\(Suggestions.didYouMean(close)) (\(Self.subcommands.joined(separator: ", ")))")
+        }
         self.sub = sub
         self.console = console
         let valued: Set<String> = switch sub {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list": ["since", "until", "by"]
-        case "share": ["since", "until"]
+        case "share": ["since", "until", "png", "lang"]
         case "export": ["format"]
         case "import": ["format", "encoding"]
         default: []
         }
-        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]).union(sub == "share" ? ["png"] : []),
+        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
                              flags: [])
         let positionals: ClosedRange<Int> = switch sub {
         case "add", "import": 1...1
@@ -85,6 +89,7 @@ struct VisitCommand: Command {
         }
         _ = try range()
         _ = try exchangeFormat()
+        _ = try LanguageOption.parse(args)
         if let by = args["by"], by != "year", by != "month" { throw UsageError("visit list: --by must be year or month, got '\(by)'") }
     }
 
@@ -277,9 +282,11 @@ struct VisitCommand: Command {
     func share() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
-        let text = try VisitShare.text(log: log, store: store, range: range())
-        if let png = args["png"] { return try VisitSharePNG.write(text, log: log, store: store, range: range(), to: png, console: console) }
-        console.out(text)
+        let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args))
+        if let png = args["png"] {
+            return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, console: console)
+        }
+        console.out(summary.text)
         return 0
     }
 

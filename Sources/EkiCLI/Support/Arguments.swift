@@ -52,7 +52,9 @@ struct Arguments {
                 if value != nil { throw UsageError("option --\(name) takes no value") }
                 flags.insert(name)
             } else {
-                throw UsageError("unknown option \(a)")
+                let close = name.count < 2 ? [] : Suggestions.closest(
+                    to: name, among: (valued.union(known)).filter { $0.count > 1 }.sorted().map { .init(label: "--\($0)", names: [$0]) })
+                throw UsageError("unknown option \(a)\(Suggestions.didYouMean(close))")
             }
         }
     }

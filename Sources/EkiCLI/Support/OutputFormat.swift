@@ -33,6 +33,8 @@ struct StationRow {
 enum StationOutput {
     /// The whole output for `rows` in `format`. A table is fitted to `width` columns (nil: no
     /// limit) by cutting long cells with `…`: lines first, then readings, operators and names;
+    /// when that is not enough, the coordinates, class, completion date and reading columns are
+    /// left out in that order (`DisplayWidth.table`);
     /// a seasonal or staff-only stop has its kind after its name (`黒部峡谷 猫又 (staff-only)`);
     /// json, geojson and csv always carry full values. Features and json objects are written by
     /// `StationFeatureJSON` (the members are listed there), one member per line.
@@ -91,8 +93,10 @@ enum StationOutput {
                 return f
             }
             let elidable = ["lines", "reading", "operator", "name"].compactMap { header.firstIndex(of: $0) }
-            // On a narrow terminal the coordinates go first (json, geojson, csv and --wide keep them).
-            let droppable = ["lon", "lat", "class"].compactMap { header.firstIndex(of: $0) }
+            // On a narrow terminal the coordinates go first, then the class, the completion date
+            // (the visit columns count like any other) and the reading; json, geojson, csv and
+            // --wide keep them all.
+            let droppable = ["lon", "lat", "class", "completed", "reading"].compactMap { header.firstIndex(of: $0) }
             return DisplayWidth.table(header: header, rows: body, width: width, elidable: elidable,
                                       droppable: droppable)
                 + "(\(rows.count) \(rows.count == 1 ? "entry" : "entries"))\n"

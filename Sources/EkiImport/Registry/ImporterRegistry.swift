@@ -1,4 +1,5 @@
 import EkiKit
+import Foundation
 
 /// Picks the importer for each input of `eki import`: every format identifies the input
 /// (`yes`, `maybe`, `no`); the first `yes` in `formats` order wins, else the first `maybe`.
@@ -23,6 +24,40 @@ public struct ImporterRegistry: Sendable {
     /// The format named `name`, or nil.
     public func format(named name: String) -> (any ImportFormat)? {
         formats.first { $0.name == name }
+    }
+
+    /// For a folder no format claims (N02's download folder, a folder of downloads): the inputs
+    /// in it or one folder down that a format claims for sure, to give instead, one per format
+    /// (UTF-8 files first: `; give the file inside it: DIR/N02-23_Station.utf8.csv (n02)`), at
+    /// most four; else, when it holds shapefiles, that they are not read. Empty when neither.
+    func folderHint(_ folder: ImportInput) -> String {
+        var claimed: [(path: String, format: String, utf8: Bool)] = [], shapefiles: [String] = []
+        func scan(_ dir: String, _ names: [String], depth: Int) {
+            for name in names where !name.hasPrefix(".") {
+                let path = (dir as NSString).appendingPathComponent(name)
+                if name.lowercased().hasSuffix(".shp") { shapefiles.append(path); continue }
+                guard let input = try? ImportInput(path) else { continue }
+                if let f = formats.first(where: { $0.identify(input) == .yes }) {
+                    let n = name.lowercased()
+                    claimed.append((path, f.name, !input.isDirectory && (n.contains("utf8") || n.contains("utf-8"))))
+                } else if input.isDirectory, depth == 0 {
+                    scan(path, input.entries, depth: 1)
+                }
+            }
+        }
+        scan(folder.path, folder.entries, depth: 0)
+        var formatsSeen = Set<String>()
+        let shown = claimed.enumerated().sorted { ($0.element.utf8 ? 0 : 1, $0.offset) < ($1.element.utf8 ? 0 : 1, $1.offset) }
+            .map(\.element).filter { formatsSeen.insert($0.format).inserted }
+            .prefix(4).map { "\($0.path) (\($0.format))" }
+        if let last = shown.last {
+            return shown.count == 1 ? "; give the file inside it: " + last
+                : "; give one inside it: " + shown.dropLast().joined(separator: ", ") + " or " + last
+        }
+        if let shp = shapefiles.first {
+            return "; shapefiles (\((shp as NSString).lastPathComponent)) are not read: give the GeoJSON (.geojson) of the same data"
+        }
+        return ""
     }
 
     /// The format for one input: the named profile, else the most certain format.
@@ -61,7 +96,8 @@ public struct ImporterRegistry: Sendable {
                 throw ImportError(file: input.displayName, message: "not \(stdin.map(\.content).joined(separator: " or ")) (tried: \(tried); standard input is read as "
                                   + stdin.map(\.short).joined(separator: " or ") + " only, give other formats as files)")
             }
-            throw ImportError(file: input.displayName, message: "no importer recognises this \(input.isDirectory ? "folder" : "file") (tried: \(tried))")
+            throw ImportError(file: input.displayName, message: "no importer recognises this \(input.isDirectory ? "folder" : "file") (tried: \(tried))"
+                              + (input.isDirectory ? folderHint(input) : ""))
         }
         if options.columns != nil && !chosen.capabilities.takesColumnMap {
             throw ImportOptionError("--columns goes with the \(Self.columnMapProfiles(formats)) profile, but \(input.displayName) is \(chosen.name) (its columns are known)")

@@ -152,12 +152,9 @@ public struct VisitDate: Hashable, Comparable, Sendable, CustomStringConvertible
         return era * 146_097 + doe - 719_468
     }
 
-    /// English three-letter weekday of a full day (`Mon` … `Sun`); nil for a partial date.
-    public var weekday: String? {
-        guard isDay, let n = firstDay else { return nil }
-        // 1970-01-01 was a Thursday.
-        return ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"][((n % 7) + 7) % 7]
-    }
+    /// English three-letter weekday of a full day (`Mon` … `Sun`, `Phrases.english`); nil for a
+    /// partial date. `weekdayIndex` gives the day for other languages.
+    public var weekday: String? { weekdayIndex.map { Phrases.english.weekdays[$0] } }
 
     static func daysIn(year: Int, month: Int) -> Int {
         switch month {

@@ -48,6 +48,13 @@ final class TextLayout {
         return s
     }
 
+    /// How many characters of `text` the current font (and fontconfig's fallbacks) has no glyph
+    /// for (drawn as boxes): 0 when the CJK font is installed.
+    func unknownGlyphs(_ text: String) -> Int {
+        pango_layout_set_text(layout, text, -1)
+        return Int(pango_layout_get_unknown_glyphs_count(layout))
+    }
+
     /// Draws `text` with its top-left corner at (x, y) in the colour set on the context.
     func draw(_ text: String, x: Double, y: Double) {
         pango_layout_set_text(layout, text, -1)

@@ -1,3 +1,4 @@
+import EkiKit
 import Foundation
 
 /// The legend (top left), scale bar (bottom left) and attribution (bottom right).
@@ -5,10 +6,11 @@ enum Decorations {
     static let margin = 8.0
     static let panel = RGB(hex: 0xFFFFFF)
 
-    /// `● 12 visited  ● 30 unvisited  / 42 in view` as two rows; the box it takes.
-    static func legendBox(text: TextLayout, visited: Int, total: Int) -> (box: BoxIndex.Box, rows: [String]) {
+    /// `● 乗下車済 12`, `● 未乗下車 30`, `表示範囲 12 / 42 駅` (`Phrases.legend`) as three rows; the
+    /// box they take.
+    static func legendBox(text: TextLayout, visited: Int, total: Int, language: Language) -> (box: BoxIndex.Box, rows: [String]) {
         text.setFont(size: 12)
-        let rows = ["乗下車済 visited \(visited)", "未乗下車 unvisited \(total - visited)", "\(visited) / \(total) in view"]
+        let rows = language.phrases.legend(visited: visited, total: total)
         let w = rows.map { text.size($0).w }.max()! + 26, h = Double(rows.count) * 18 + 8
         return (BoxIndex.Box(x0: margin, y0: margin, x1: margin + w, y1: margin + h), rows)
     }

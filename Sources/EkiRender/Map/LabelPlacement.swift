@@ -48,10 +48,11 @@ struct BoxIndex {
     }
 }
 
-/// Greedy label placement: markers in importance order (visited, larger, then the rest); each
-/// name tries four positions (right, left, above, below its pin) and takes the first that
-/// stays inside the picture and touches no pin, no placed name and no reserved box (legend,
-/// scale bar, attribution).
+/// Greedy label placement: markers in importance order (highlighted, visited, larger, then the
+/// rest); each name tries four positions (right, left, above, below its pin) and takes the
+/// first that stays inside the picture and touches no pin, no placed name and no reserved box
+/// (legend, scale bar, attribution). A highlighted marker is named even when no position is
+/// free (as with `LabelMode.all`), unless the mode is `none`.
 enum LabelPlacement {
     static let gap = 2.0
 
@@ -80,7 +81,7 @@ enum LabelPlacement {
                 chosen = b
                 break
             }
-            if chosen == nil, mode == .all {
+            if chosen == nil, mode == .all || m.isHighlighted {
                 chosen = BoxIndex.Box(x0: options[0].0, y0: options[0].1, x1: options[0].0 + w, y1: options[0].1 + h)
             }
             guard let b = chosen else { continue }

@@ -43,7 +43,8 @@ public final class MapPicture {
 /// Draws stations as pins on the offline basemap, in Web Mercator, with cairo and Pango.
 ///
 /// Order: sea and prefecture land (`Basemap`), the polylines, pins (red unvisited, green
-/// visited; closed entries are never drawn), names (`LabelPlacement`), then the legend
+/// visited; closed entries are never drawn; the request's highlighted entries above the rest,
+/// ringed in the line colour), names (`LabelPlacement`), then the legend
 /// (visited / total in view, top left), a scale bar (a round number of metres, bottom left)
 /// and the attribution lines (bottom right).
 ///
@@ -75,19 +76,21 @@ public enum MapRenderer {
 
         let view = viewport.visibleBox
         let shown = stations.filter { $0.isOpen && view.contains($0.coordinate) }
-        let markers = PinMarkers.build(shown, visited: isVisited, viewport: viewport)
+        let markers = PinMarkers.build(shown, visited: isVisited, viewport: viewport, highlighted: request.highlighted)
         let visitedCount = markers.reduce(0) { $0 + $1.visited }
-        let attribution = Attribution.lines(for: shown, extra: request.attribution, basemap: tiles == nil)
+        let attribution = Attribution.lines(for: shown, extra: request.attribution, basemap: tiles == nil,
+                                            language: request.language)
 
         // Boxes the decorations will take, reserved before the names are placed.
         var reserved: [BoxIndex.Box] = []
-        let legend = request.decorations ? Decorations.legendBox(text: text, visited: visitedCount, total: shown.count) : nil
+        let legend = request.decorations ? Decorations.legendBox(text: text, visited: visitedCount, total: shown.count,
+                                                                           language: request.language) : nil
         if let legend { reserved.append(legend.box) }
         let attributionBox = request.decorations ? Decorations.attributionBox(attribution, text: text, canvas: canvas) : nil
         if let attributionBox { reserved.append(attributionBox) }
         if request.decorations { reserved.append(Decorations.scaleBarBox(canvas: canvas)) }
 
-        // Pins, least important first so the important ones end on top.
+        // Pins, least important first so the important ones (highlighted, then visited) end on top.
         for m in markers.reversed() { drawPin(m, on: canvas, text: text) }
 
         text.setFont(size: 12)
@@ -131,7 +134,7 @@ public enum MapRenderer {
 
     /// A filled circle with a white outline; a marker of several entries gets a count badge at
     /// its upper right (so its centre keeps the pin colour) and, when only some are visited, a
-    /// green ring.
+    /// green ring; a highlighted one a ring in the line colour around it.
     static func drawPin(_ m: MapMarker, on canvas: Canvas, text: TextLayout) {
         canvas.newPath()
         canvas.circle(m.x, m.y, m.radius)
@@ -140,6 +143,13 @@ public enum MapRenderer {
         canvas.setColor(m.visited > 0 && !m.isVisited ? visitedColour : RGB(hex: 0xFFFFFF))
         canvas.setLineWidth(m.visited > 0 && !m.isVisited ? 2 : 1.2)
         canvas.stroke()
+        if m.isHighlighted {
+            canvas.newPath()
+            canvas.circle(m.x, m.y, m.radius + 2)
+            canvas.setColor(lineColour)
+            canvas.setLineWidth(2)
+            canvas.stroke()
+        }
         guard let (bx, by, bw, bh) = m.badge else { return }
         text.setFont(size: 10, bold: true)
         let label = String(m.count)

@@ -16,9 +16,15 @@ public struct MapRequest: Sendable {
     public var attribution: [String]
     /// Whether to draw the legend, scale bar and attribution (a small inset map leaves them out).
     public var decorations: Bool
+    /// The language of the legend and credits (`Language.phrases`).
+    public var language: Language
+    /// Entries drawn above the others and always named (a line's stations with `eki render
+    /// --line`), by key; empty for none.
+    public var highlighted: Set<String>
 
     public init(bbox: BoundingBox, width: Int = 1200, height: Int = 800, scale: Int = 1, labels: LabelMode = .auto,
-                polylines: [[Coordinate]] = [], attribution: [String] = [], decorations: Bool = true) {
+                polylines: [[Coordinate]] = [], attribution: [String] = [], decorations: Bool = true,
+                language: Language = .ja, highlighted: Set<String> = []) {
         self.bbox = bbox
         self.width = width
         self.height = height
@@ -27,6 +33,8 @@ public struct MapRequest: Sendable {
         self.polylines = polylines
         self.attribution = attribution
         self.decorations = decorations
+        self.language = language
+        self.highlighted = highlighted
     }
 
     /// - Throws: `RenderError.invalidRequest` naming the field out of range.
@@ -46,20 +54,22 @@ public struct MapRequest: Sendable {
 /// for N02 stations and the prefecture outlines (N03), station_database for its entries, and
 /// © OpenStreetMap contributors for OSM entries.
 enum Attribution {
-    /// `basemap`: the prefecture outlines are drawn (no tiles over them).
-    static func lines(for stations: [Station], extra: [String], basemap: Bool = true) -> [String] {
+    /// `basemap`: the prefecture outlines are drawn (no tiles over them). The credits are
+    /// worded in `language` (国土数値情報's in the Japanese its terms ask for).
+    static func lines(for stations: [Station], extra: [String], basemap: Bool = true, language: Language = .ja) -> [String] {
+        let words = language.phrases
         var datasets = Set<String>()
         for s in stations { for r in s.sources { datasets.insert(r.dataset) } }
         var out: [String] = []
         switch (datasets.contains("n02"), basemap) {
-        case (true, true): out.append("出典：国土数値情報（鉄道データ・行政区域データ）（国土交通省）を加工して作成")
-        case (true, false): out.append("出典：国土数値情報（鉄道データ）（国土交通省）を加工して作成")
-        case (false, true): out.append("出典：国土数値情報（行政区域データ）（国土交通省）を加工して作成")
+        case (true, true): out.append(words.creditN02AndN03)
+        case (true, false): out.append(words.creditN02)
+        case (false, true): out.append(words.creditN03)
         case (false, false): break
         }
-        if datasets.contains("station-database") { out.append("駅データ: station_database (Seo-4d696b75), CC BY-SA 4.0") }
-        if datasets.contains("ekidata") { out.append("駅データ.jp") }
-        if datasets.contains(where: { $0.hasPrefix("gtfs/") }) { out.append("GTFS-JP feeds (各事業者)") }
+        if datasets.contains("station-database") { out.append(words.creditStationDatabase) }
+        if datasets.contains("ekidata") { out.append(words.creditEkidata) }
+        if datasets.contains(where: { $0.hasPrefix("gtfs/") }) { out.append(words.creditGTFS) }
         var all = out + extra
         if datasets.contains("osm"), !all.contains(where: { $0.contains("OpenStreetMap") }) {
             all.append("© OpenStreetMap contributors")

@@ -15,6 +15,9 @@ public struct MapMarker: Sendable, Equatable {
     public var visited: Int
     /// Sum of the entries' line counts (a larger station ranks first for labels).
     var lines: Int
+    /// True when one of its entries is highlighted (`MapRequest.highlighted`): drawn above the
+    /// others, ringed, and always named.
+    public var isHighlighted: Bool = false
 
     public var count: Int { keys.count }
 
@@ -35,15 +38,17 @@ public struct MapMarker: Sendable, Equatable {
 ///    entries up to a few hundred metres apart);
 /// 2. places whose pins would overlap on the picture (centres closer than two radii) join the
 ///    most important of them, so no pin is drawn on top of another.
-/// Importance, used for both the merge and the labels: visited first, then more entries, then
-/// more lines, then name and key (so the result does not depend on the input order).
+/// Importance, used for both the merge and the labels: highlighted first (a line's stations
+/// with `eki render --line`), then visited, then more entries, then more lines, then name and
+/// key (so the result does not depend on the input order).
 enum PinMarkers {
     static let placeDistance = 1_500.0
     static let baseRadius = 5.0
 
     static func radius(count: Int) -> Double { count == 1 ? baseRadius : baseRadius + 1.5 }
 
-    static func build(_ stations: [Station], visited: (String) -> Bool, viewport: MapViewport) -> [MapMarker] {
+    static func build(_ stations: [Station], visited: (String) -> Bool, viewport: MapViewport,
+                      highlighted: Set<String> = []) -> [MapMarker] {
         // Step 1: places by name. Entries are referred to by index (a Station is large to copy).
         struct Place { var members: [Int]; var visited: Int }
         let isVisited = stations.map { visited($0.key) }
@@ -76,8 +81,10 @@ enum PinMarkers {
                 lines += stations[i].lines.count
             }
             let n = Double(ordered.count)
+            let keys = ordered.map { stations[$0].key }
             return MapMarker(x: x / n, y: y / n, radius: radius(count: ordered.count), name: stations[ordered[0]].name,
-                             keys: ordered.map { stations[$0].key }, visited: p.visited, lines: lines)
+                             keys: keys, visited: p.visited, lines: lines,
+                             isHighlighted: !highlighted.isEmpty && keys.contains(where: highlighted.contains))
         }
         candidates.sort(by: moreImportant)
 
@@ -112,8 +119,9 @@ enum PinMarkers {
         return kept.sorted(by: moreImportant)
     }
 
-    /// Visited first, then more entries, then more lines, then name, then first key.
+    /// Highlighted first, then visited, then more entries, then more lines, then name, then first key.
     static func moreImportant(_ a: MapMarker, _ b: MapMarker) -> Bool {
+        if a.isHighlighted != b.isHighlighted { return a.isHighlighted }
         let va = a.visited > 0, vb = b.visited > 0
         if va != vb { return va }
         if a.count != b.count { return a.count > b.count }

@@ -1,19 +1,17 @@
 import EkiKit
 import Foundation
 
-/// `eki visit share --png`: the text summary of `VisitShare.text` drawn as one picture for a
+/// `eki visit share --png`: the summary of `VisitShare.summary` drawn as one picture for a
 /// phone — the title, a small map of the stations visited in the period, then the summary's
-/// rows (day headings, station lines, collapsed empty-day ranges, completion figures), at 2×
-/// (390 logical pixels wide = 780 device pixels by default).
+/// lines (day headings, visits, collapsed runs of empty days, completion figures), at 2×
+/// (390 logical pixels wide = 780 device pixels by default), in the summary's language with
+/// the CJK font of `TextLayout`.
 ///
-/// The rows are the text summary's lines, each kept whole, so the picture says exactly what
-/// the text says; their kind comes from the text's fixed shape (see `VisitShare`): an indented
-/// line is a visit, a line with `: no visits` a collapsed range, lines starting `★ new
-/// stations` or `Completed:` the figures, any other non-blank line after the title a day
-/// heading (`2019-08-13 Tue`, `2019-08, day unknown`, `date unknown`).
+/// The rows are the summary's lines, each kept whole, so the picture says exactly what the
+/// text says; each line's kind (`VisitShare.LineKind`) chooses its style.
 public final class SharePicture {
-    /// What a row of the picture is.
-    public enum RowKind: String, Sendable { case title, day, visit, emptyDays, figures, none }
+    /// What a row of the picture is: the kind of the summary line it draws.
+    public typealias RowKind = VisitShare.LineKind
 
     /// One row: its kind, text, and box top and height in logical pixels.
     public struct Row: Sendable, Equatable {
@@ -23,6 +21,8 @@ public final class SharePicture {
     }
 
     public let rows: [Row]
+    /// Characters of the rows drawn without a glyph (as boxes); 0 when the CJK font is there.
+    public private(set) var unknownGlyphs = 0
     /// The inset map's box (logical pixels), nil when no station was visited in the period.
     public let mapBox: (x: Double, y: Double, width: Double, height: Double)?
     let canvas: Canvas
@@ -35,21 +35,12 @@ public final class SharePicture {
     static let padding = 16.0
     static let background = RGB(hex: 0xFFFFFF)
 
-    /// The kind of one line of the text summary (the first line is the title).
-    public static func kind(of line: String, first: Bool) -> RowKind {
-        if first { return .title }
-        if line.trimmingCharacters(in: .whitespaces).isEmpty { return .none }
-        if line.hasPrefix("  ") { return .visit }
-        if line.hasPrefix("★ new stations") || line.hasPrefix("Completed:") || line == "No visits." { return .figures }
-        if line.contains(": no visits") { return .emptyDays }
-        return .day
-    }
-
-    /// Draws `text` (a `VisitShare.text` summary) with a map of `stations` (the entries visited
-    /// in the period; `isVisited` colours them).
+    /// Draws `summary` with a map of `stations` (the entries visited in the period;
+    /// `isVisited` colours them; the map's credits in the summary's language).
     /// - Throws: `RenderError` when cairo cannot make the surface.
-    public init(text: String, stations: [Station], isVisited: (String) -> Bool, width: Int = 390, scale: Int = 2) throws {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    public init(summary: VisitShare.Summary, stations: [Station], isVisited: (String) -> Bool, width: Int = 390,
+                scale: Int = 2) throws {
+        let lines = summary.lines
         let inner = Double(width) - 2 * Self.padding
         // Measure on a scratch canvas, then draw on one of the final height.
         let scratch = try Canvas(width: 1, height: 1, scale: scale)
@@ -67,8 +58,8 @@ public final class SharePicture {
         var mapBox: (x: Double, y: Double, width: Double, height: Double)? = nil
         let mapHeight = (inner * 0.62).rounded()
         for (i, line) in lines.enumerated() {
-            let k = Self.kind(of: line, first: i == 0)
-            if k == .none {
+            let k = line.kind
+            if k == .blank {
                 if i == lines.count - 1 { break }
                 y += 6
                 continue
@@ -76,9 +67,9 @@ public final class SharePicture {
             style(k, measure)
             let indent = k == .visit ? 12.0 : 0
             measure.setWrap(width: inner - indent)
-            let h = measure.size(k == .visit ? String(line.dropFirst(2)) : line).h + (k == .emptyDays ? 6 : 2)
+            let h = measure.size(line.text).h + (k == .emptyDays ? 6 : 2)
             if k == .figures, planned.last?.kind != .figures { y += 6 }
-            planned.append(Row(kind: k, text: line, y: y, height: h))
+            planned.append(Row(kind: k, text: line.text, y: y, height: h))
             y += h
             if k == .title, !stations.isEmpty {
                 y += 8
@@ -95,7 +86,8 @@ public final class SharePicture {
 
         if let box = mapBox, let bbox = MapViewport.framing(stations.map(\.coordinate), margin: 0.2) {
             let map = try MapRenderer.render(MapRequest(bbox: bbox, width: Int(box.width), height: Int(box.height),
-                                                        scale: scale, labels: .auto, decorations: false),
+                                                        scale: scale, labels: .auto, decorations: false,
+                                                        language: summary.language),
                                              stations: stations, isVisited: isVisited)
             canvas.draw(map.canvas, x: box.x, y: box.y)
             text.setFont(size: 8)
@@ -121,8 +113,8 @@ public final class SharePicture {
             default:
                 canvas.setColor(MapRenderer.ink)
             }
-            let shown = row.kind == .visit ? String(row.text.dropFirst(2)) : row.text
-            text.draw(shown, x: Self.padding + indent, y: row.y + (row.kind == .emptyDays ? 3 : 1))
+            unknownGlyphs += text.unknownGlyphs(row.text)
+            text.draw(row.text, x: Self.padding + indent, y: row.y + (row.kind == .emptyDays ? 3 : 1))
         }
     }
 }
