@@ -50,13 +50,13 @@ async function reload() {
         state.lastURL = `/api/search?${q}`;
         fc = await getJSON(state.lastURL, ctl.signal);
         fc.total = fc.features.length;
-        notice('pins', fc.features.length ? '' : t('noMatch', state.search.q));
+        notice('pins', fc.features.length ? '' : tx('noMatch', state.search.q));
       } else {
         const q = new URLSearchParams({ bbox: boundsParam(), limit: String(config.pins), filter: state.filter });
         state.lastURL = `/api/bbox?${q}`;
         fc = await getJSON(state.lastURL, ctl.signal);
         const more = fc.total - fc.features.length;
-        notice('pins', more > 0 ? t('more', more.toLocaleString()) : '');
+        notice('pins', more > 0 ? tx('more', more.toLocaleString()) : '');
       }
       if (ctl.signal.aborted) return;
       state.features = fc.features;
@@ -69,7 +69,7 @@ async function reload() {
     if (state.mode === 'list' && !state.listPlace) await renderList();
   } catch (e) {
     if (e.name === 'AbortError') return;
-    notice('pins', t('cannotLoad', e.message));
+    notice('pins', tx('cannotLoad', e.message));
   } finally {
     if (pending === ctl) { pending = null; setBusy(!!listPending); }
   }
@@ -99,19 +99,19 @@ function stationRow(f) {
   const d = p.distance_m !== undefined ? p.distance_m : map.getCenter().distanceTo([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
   li.innerHTML = `<span class="dot"></span><span class="name" translate="no">${escapeHTML(p.name)}</span>` +
     `<span class="sub"><span translate="no">${escapeHTML(operatorName(p))}</span>${p.class === 'shinkansen' ? escapeHTML(t('withShinkansen')) : ''}` +
-    `　<span translate="no">${escapeHTML(p.lines.join(t('listSep')))}</span></span><span class="dist">${distanceText(d)}</span>`;
+    `${t('gap')}<span translate="no">${escapeHTML(p.lines.join(t('listSep')))}</span></span><span class="dist">${distanceText(d)}</span>`;
   li.onclick = () => openStation(p.key);
   return li;
 }
 
-function fillList(title, rows) {
-  $('list-title').textContent = title;
+function fillList(titleHTML, rows) {
+  $('list-title').innerHTML = titleHTML;
   $('list-rows').replaceChildren(...rows);
 }
 
 async function renderList() {
   if (state.places.length) {
-    fillList(t('placesTitle', state.placeQuery), state.places.map((f) => {
+    fillList(tx('placesTitle', state.placeQuery), state.places.map((f) => {
       const li = document.createElement('li');
       li.className = 'place-row';
       li.dataset.title = f.properties.title;
@@ -123,12 +123,12 @@ async function renderList() {
   }
   if (state.listPlace) {
     const fs = state.listPlace.features;
-    fillList(t('stackTitle', fs[0].properties.name, fs.length), fs.map(stationRow));
+    fillList(tx('stackTitle', fs[0].properties.name, fs.length), fs.map(stationRow));
     return;
   }
   if (state.search) {
     // The matches, nearest the map centre first (the search asked with near=centre).
-    fillList(t('searchTitle', state.search.q, state.features.length), state.features.map(stationRow));
+    fillList(tx('searchTitle', state.search.q, state.features.length), state.features.map(stationRow));
     return;
   }
   // The stations in view, nearest the map centre first: /api/nearest from the centre, kept while
@@ -145,12 +145,12 @@ async function renderList() {
     const fc = await getJSON(state.listURL, ctl.signal);
     features = fc.features.filter((f) => b.contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])));
   } catch (e) {
-    if (e.name !== 'AbortError') notice('list', t('cannotList', e.message), 8000);
+    if (e.name !== 'AbortError') notice('list', tx('cannotList', e.message), 8000);
     return;
   } finally {
     if (listPending === ctl) { listPending = null; setBusy(!!pending); }
   }
-  fillList(t('listTitle', features.length), features.map(stationRow));
+  fillList(tx('listTitle', features.length), features.map(stationRow));
 }
 
 function openList() {
@@ -215,8 +215,9 @@ function layout() {
   document.body.classList.toggle('narrow', narrow);
   const stationOpen = !$('station').hidden;
   document.body.classList.toggle('station-open', stationOpen);
-  root.setProperty('--top', `${hidden ? 0 : Math.ceil($('top').getBoundingClientRect().bottom)}px`);
-  root.setProperty('--bottom', `${hidden ? 0 : Math.ceil(window.innerHeight - $('toolbar').getBoundingClientRect().top)}px`);
+  // Layout boxes (offset*), not the transformed ones: the bars slide while they hide and show.
+  root.setProperty('--top', `${hidden ? 0 : $('top').offsetTop + $('top').offsetHeight}px`);
+  root.setProperty('--bottom', `${hidden ? 0 : window.innerHeight - $('toolbar').offsetTop}px`);
   const right = [...document.querySelectorAll('.panel.right')].find((el) => !el.hidden && el.offsetParent !== null);
   const width = (el) => (el ? Math.ceil(el.getBoundingClientRect().width) : 0);
   root.setProperty('--pl', `${narrow || !stationOpen ? 0 : width($('station'))}px`);
@@ -245,7 +246,7 @@ function showHere(pos) {
 
 if (navigator.geolocation) {
   $('locate').addEventListener('click', () => {
-    navigator.geolocation.getCurrentPosition(showHere, (err) => notice('here', t('noPosition', err.message), 8000),
+    navigator.geolocation.getCurrentPosition(showHere, (err) => notice('here', tx('noPosition', err.message), 8000),
       { enableHighAccuracy: true, timeout: 10000 });
   });
 } else {

@@ -14,15 +14,15 @@ function completionColour(visited, total) {
 
 function clusterIcon(c) {
   const text = `${c.visited}/${c.total}`;
-  const size = Math.max(30, 12 + 7 * text.length);
+  const size = Math.max(26, 10 + 6.5 * text.length);
   return L.divIcon({
-    className: 'cluster', iconSize: [size, 24], iconAnchor: [size / 2, 12],
+    className: 'cluster', iconSize: [size, 20], iconAnchor: [size / 2, 10],
     html: `<span style="background:${completionColour(c.visited, c.total)}">${text}</span>`,
   });
 }
 
 const clusters = new KeyedLayer(clusterLayer, (c) => {
-  const m = L.marker([c.lat, c.lon], { icon: clusterIcon(c), keyboard: false });
+  const m = L.marker([c.lat, c.lon], { icon: clusterIcon(c), keyboard: false, zIndexOffset: -c.total });  // small ones on top
   m.on('click', () => {
     const m2 = m.cluster;
     const [w, s, e, n] = m2.bbox;
@@ -36,6 +36,7 @@ const clusters = new KeyedLayer(clusterLayer, (c) => {
   const el = m.getElement();
   if (el) {
     el.dataset.id = c.id;
+    el.translate = false;  // its title names the prefecture
     el.dataset.prefecture = c.prefecture || '';
     el.title = t('clusterTitle', c.prefecture || '', c.visited, c.total);
   }

@@ -1,6 +1,6 @@
 // The page's words in Japanese and English: one dictionary per language. The language is the
 // server's choice from the request's Accept-Language (config.lang). `eki.t(key, ...args)` fills
-// `{0}`, `{1}`… from args; static HTML names its key in data-i18n (text), data-i18n-title,
+// `{0}`, `{1}`… from args (`eki.tx` gives the same as HTML, the args marked translate="no"); static HTML names its key in data-i18n (text), data-i18n-title,
 // data-i18n-placeholder and data-i18n-aria (aria-label), filled by `eki.applyI18n(root)`.
 'use strict';
 
@@ -19,6 +19,14 @@ window.eki = window.eki || {};
   function t(key, ...args) {
     const s = strings[lang][key] ?? strings.ja[key] ?? key;
     return s.replace(/\{(\d)\}/g, (_, i) => String(args[+i] ?? ''));
+  }
+
+  // The same as HTML: the args are data (names, queries, the API's messages), escaped and marked
+  // translate="no".
+  function tx(key, ...args) {
+    const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
+    const s = strings[lang][key] ?? strings.ja[key] ?? key;
+    return esc(s).replace(/\{(\d)\}/g, (_, i) => `<span translate="no">${esc(args[+i] ?? '')}</span>`);
   }
 
   function applyI18n(root) {
@@ -56,7 +64,7 @@ window.eki = window.eki || {};
       aerialNone: '空撮タイルが設定されていません（--aerial-tiles）', aerialFailing: '空撮タイルを読み込めません',
       hybridNone: '複合には空撮タイルが必要です（--aerial-tiles）',
       source: '出典：国土数値情報（鉄道データ・行政区域データ）（国土交通省）を加工して作成',
-      zoomIn: '拡大', zoomOut: '縮小', km: '{0} km', m: '{0} m', listSep: '、',
+      zoomIn: '拡大', zoomOut: '縮小', km: '{0} km', m: '{0} m', listSep: '、', gap: '　',
     },
     en: {
       title: 'Oritsubushi — EkiKit',
@@ -85,12 +93,12 @@ window.eki = window.eki || {};
       aerialNone: 'No aerial tiles configured (--aerial-tiles)', aerialFailing: 'Aerial tiles do not load',
       hybridNone: 'Hybrid needs aerial tiles (--aerial-tiles)',
       source: 'Source: MLIT National Land Numerical Information (railways, administrative areas), processed',
-      zoomIn: 'Zoom in', zoomOut: 'Zoom out', km: '{0} km', m: '{0} m', listSep: ', ',
+      zoomIn: 'Zoom in', zoomOut: 'Zoom out', km: '{0} km', m: '{0} m', listSep: ', ', gap: ' ',
     },
   });
 
-  Object.assign(window.eki, { lang, t, addStrings, applyI18n });
+  Object.assign(window.eki, { lang, t, tx, addStrings, applyI18n });
   document.documentElement.lang = lang;
 })();
 
-const t = window.eki.t;
+const { t, tx } = window.eki;

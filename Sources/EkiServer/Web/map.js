@@ -28,13 +28,15 @@ function escapeHTML(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
 }
 
-// Notices: one line per topic over the map; `ms` makes a line go away by itself.
+// Notices: one line per topic over the map (`html` from tx(), '' removes it); `ms` makes a line
+// go away by itself.
 const noticeTimers = {};
-function notice(topic, text, ms) {
+function notice(topic, html, ms) {
+  const text = html;
   const box = $('notice');
   let p = box.querySelector(`p[data-topic="${topic}"]`);
   if (text && !p) { p = document.createElement('p'); p.dataset.topic = topic; box.appendChild(p); }
-  if (p) { if (text) p.textContent = text; else p.remove(); }
+  if (p) { if (text) p.innerHTML = text; else p.remove(); }
   clearTimeout(noticeTimers[topic]);
   if (text && ms) noticeTimers[topic] = setTimeout(() => notice(topic, ''), ms);
   box.hidden = !box.querySelector('p');
@@ -106,7 +108,7 @@ const streets = tileSource('map', config.tiles, 19);
 const aerial = tileSource('aerial', config.aerial, 18);
 
 function tilesFailed(s) {
-  notice(`tiles-${s.name}`, t(s.name === 'map' ? 'tilesFailed' : 'aerialFailed'), 10000);
+  notice(`tiles-${s.name}`, tx(s.name === 'map' ? 'tilesFailed' : 'aerialFailed'), 10000);
   if (s.name === 'aerial' && state.layer !== 'map') state.layer = 'map';
   applyLayer();
 }

@@ -1,6 +1,7 @@
 // Pins kept by key: a view change adds and removes only the difference, so a marker whose
 // callout is open survives the pan Leaflet makes to fit it. Entries that share a place (the same
-// coordinates, e.g. 小田原's five) are one stack with a count badge; a tap opens 一覧 for them.
+// coordinates, or one name within 200 m: 小田原's five) are one stack with a count badge; a tap
+// opens 一覧 for them.
 // red = not yet got on or off there, green = done.
 'use strict';
 
@@ -33,7 +34,8 @@ class KeyedLayer {
     }
   }
 
-  ids() { return Object.fromEntries([...this.markers].map(([k, m]) => [k, m.ekiId])); }
+  // key|sig -> marker id: the same marker for the same content keeps its id.
+  ids() { return Object.fromEntries([...this.markers].map(([k, m]) => [`${k}|${m.sig}`, m.ekiId])); }
 }
 
 function pinStyle(visited) {
@@ -61,8 +63,10 @@ const pinLayer = L.featureGroup().addTo(map);
 // A single entry: an SVG circle (path.pin[data-key]). A stack: a div with a badge
 // (div.stack[data-keys], the keys separated by spaces).
 const pins = new KeyedLayer(pinLayer, (item) => {
-  const [lon, lat] = item.features[0].geometry.coordinates;
-  if (item.features.length === 1) {
+  const n = item.features.length;
+  const lat = item.features.reduce((a, f) => a + f.geometry.coordinates[1], 0) / n;
+  const lon = item.features.reduce((a, f) => a + f.geometry.coordinates[0], 0) / n;
+  if (n === 1) {
     const m = L.circleMarker([lat, lon], { ...pinStyle(false), className: 'pin', bubblingMouseEvents: false });
     m.bindPopup(() => popupContent(m.feature.properties));
     return m;
@@ -107,28 +111,37 @@ function stackIcon(features) {
   return L.divIcon({ className: 'stack', html, iconSize: [18, 18], iconAnchor: [9, 9] });
 }
 
-// The place key of a feature: its coordinates as the API gives them.
-function placeKey(f) { return f.geometry.coordinates.join(','); }
-
-// Groups features by place, keeping API order (a group sits where its first member was).
+// One place: entries at the same coordinates, or of the same name within stackMetres of the
+// place's first entry (小田原's five operators, 東京's JR lines). API order is kept; a group lies
+// at the mean of its entries.
+const stackMetres = 200;
 function placeGroups(features) {
-  const groups = new Map();
+  const groups = [];
+  const byName = new Map(), byPoint = new Map();
   for (const f of features) {
-    const k = placeKey(f);
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(f);
+    const [lon, lat] = f.geometry.coordinates;
+    const point = `${lon},${lat}`, name = f.properties.name;
+    let g = byPoint.get(point) ||
+      (byName.get(name) || []).find((c) => L.latLng(lat, lon).distanceTo(c.at) <= stackMetres);
+    if (!g) {
+      g = { at: L.latLng(lat, lon), features: [] };
+      groups.push(g);
+      byName.set(name, [...(byName.get(name) || []), g]);
+    }
+    byPoint.set(point, g);
+    g.features.push(f);
   }
   return groups;
 }
 
 function showPins(features) {
   const items = new Map();
-  for (const [place, group] of placeGroups(features)) {
-    if (group.length === 1) {
-      const key = group[0].properties.key;
-      items.set(key, { features: group, sig: 'pin' });
+  for (const g of placeGroups(features)) {
+    if (g.features.length === 1) {
+      items.set(g.features[0].properties.key, { features: g.features, sig: 'pin' });
     } else {
-      items.set('@' + place, { features: group, sig: group.map((f) => f.properties.key).join(' ') });
+      const keys = g.features.map((f) => f.properties.key).sort().join(' ');
+      items.set('@' + keys, { features: g.features, sig: 'stack' });
     }
   }
   pins.sync(items);

@@ -59,7 +59,7 @@ async function searchPlace(q) {
     openList();
   } catch (e) {
     // 404: the services answered and found nothing; 502 or no answer at all: unreachable.
-    notice('search', e.status === 404 ? t('placeNotFound', q) : t('placeUnreachable', e.message), 8000);
+    notice('search', e.status === 404 ? tx('placeNotFound', q) : tx('placeUnreachable', e.message), 8000);
   } finally {
     setBusy(false);
   }
@@ -70,7 +70,7 @@ function goToPlace(f) {
   state.places = [];
   placeLayer.clearLayers();
   L.circleMarker([lat, lon], { radius: 9, color: '#1f4fa8', weight: 3, fill: false, interactive: false, className: 'place' })
-    .bindTooltip(escapeHTML(f.properties.title), { permanent: true, direction: 'right', className: 'place-label' }).addTo(placeLayer);
+    .bindTooltip(`<span translate="no">${escapeHTML(f.properties.title)}</span>`, { permanent: true, direction: 'right', className: 'place-label' }).addTo(placeLayer);
   // On a phone the list covers half the map: close it so the move is seen.
   if (document.body.classList.contains('narrow') && state.mode === 'list') closeList();
   map.setView([lat, lon], Math.max(map.getZoom(), 15));

@@ -27,12 +27,12 @@ async function openStation(key) {
     for (const v of p.visits) {
       const li = document.createElement('li');
       const text = document.createElement('span');
-      text.textContent = [v.date || t('dayUnknown'), kindText(v.kind)].filter(Boolean).join('　');
+      text.textContent = [v.date || t('dayUnknown'), kindText(v.kind)].filter(Boolean).join(t('gap'));
       li.appendChild(text);
       if (v.note) {
         const note = document.createElement('span');
         note.translate = false;
-        note.textContent = `　${v.note}`;
+        note.textContent = t('gap') + v.note;
         li.appendChild(note);
       }
       li.dataset.kind = v.kind || '';
@@ -51,7 +51,7 @@ async function openStation(key) {
     $('station').dataset.key = p.key;
     document.dispatchEvent(new CustomEvent('eki:station', { detail: f }));
   } catch (e) {
-    notice('station', t('cannotStation', e.message), 8000);
+    notice('station', tx('cannotStation', e.message), 8000);
   } finally {
     setBusy(false);
   }
