@@ -145,7 +145,7 @@ async function renderList() {
     const fc = await getJSON(state.listURL, ctl.signal);
     features = fc.features.filter((f) => b.contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])));
   } catch (e) {
-    if (e.name !== 'AbortError') notice('list', tx('cannotList', e.message), 8000);
+    if (e.name !== 'AbortError') { console.error(e); notice('list', tx('cannotList', e.message), 8000); }
     return;
   } finally {
     if (listPending === ctl) { listPending = null; setBusy(!!pending); }

@@ -56,19 +56,22 @@ function basemapShow(overlay, aerialOn) {
   basemapNames(state.features);
 }
 
-// Station names for the pins in view, one label per name within ~48 px (東京's entries share one).
+// Station names for the pins in view: one label per place (a stack's entries share one), and one
+// per name within ~48 px (東京's entries of several lines).
 const names = new KeyedLayer(nameLayer, (item) => L.marker(item.latlng, {
   pane: 'ekiNames', interactive: false, keyboard: false,
-  icon: L.divIcon({ className: 'station-name', html: `<span translate="no">${escapeHTML(item.name)}</span>`, iconSize: null, iconAnchor: [-8, 9] }),
+  icon: L.divIcon({ className: 'station-name', html: `<span translate="no">${escapeHTML(item.name)}</span>`, iconSize: null, iconAnchor: [-9, 9] }),
 }), () => {});
 
 function basemapNames(features) {
   const items = new Map();
   if (basemap.overlay && map.getZoom() >= namesFromZoom) {
     const kept = [];
-    for (const f of features) {
-      const [lon, lat] = f.geometry.coordinates;
-      const name = f.properties.name;
+    for (const g of placeGroups(features)) {
+      const n = g.features.length;
+      const lat = g.features.reduce((a, f) => a + f.geometry.coordinates[1], 0) / n;
+      const lon = g.features.reduce((a, f) => a + f.geometry.coordinates[0], 0) / n;
+      const name = g.features[0].properties.name;
       const pt = map.latLngToLayerPoint([lat, lon]);
       if (kept.some((k) => k.name === name && k.pt.distanceTo(pt) < 48)) continue;
       kept.push({ name, pt });

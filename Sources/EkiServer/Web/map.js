@@ -44,7 +44,13 @@ function notice(topic, html, ms) {
 
 async function getJSON(url, signal) {
   const r = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-  const body = await r.json().catch(() => ({ error: 'bad_answer', message: `HTTP ${r.status}` }));
+  let body;
+  try {
+    body = await r.json();
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;  // aborted while the body was read
+    throw Object.assign(new Error(`HTTP ${r.status}`), { status: r.status, body: null });
+  }
   if (!r.ok) throw Object.assign(new Error(body.message || `HTTP ${r.status}`), { status: r.status, body });
   return body;
 }

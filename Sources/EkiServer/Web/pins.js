@@ -99,6 +99,7 @@ const pins = new KeyedLayer(pinLayer, (item) => {
       el.title = t('stackBadge', item.features.length);
       el.dataset.keys = item.features.map((f) => f.properties.key).join(' ');
       el.dataset.name = m.feature.properties.name;
+      el.dataset.visited = String(item.features.filter((f) => f.properties.visited).length);
     }
   }
 });

@@ -94,6 +94,7 @@ def chrome(chromium, chromedriver, lang):
     for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900", f"--lang={lang}"]:
         options.add_argument(a)
     options.add_experimental_option("prefs", {"intl.accept_languages": lang})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(chromedriver), options=options)
     driver.set_script_timeout(90)
     return driver

@@ -107,7 +107,6 @@ def offline_checks(d, base, v):
     else:
         check(drawn == len(clusters) > 0, f"{tag} z5: {len(clusters)} clusters drawn in {len(prefs)} prefectures (the phone sees part of Japan)")
     label = d.find_elements(By.CSS_SELECTOR, ".cluster span")[0].get_attribute("textContent")
-    print(f"     {js(d, 'return [innerWidth, innerHeight, devicePixelRatio]')} {js(d, 'return window.eki.state.lastURL')}")
     check(re.fullmatch(r"\d+/\d+", label) is not None, f"{tag} a cluster is labelled visited/total: {label}")
     shot(d, f"clusters-{tag}.png")
     no_overlap(d, f"{tag} z5")
