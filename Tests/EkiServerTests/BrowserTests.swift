@@ -79,6 +79,6 @@ import Testing
         let r = try run("map_screen.py")
         #expect(r.status == 0, "\(r.text)")
         #expect(r.text.contains("all checks passed"))
-        #expect(r.text.contains("390x844 50 pans at z15") && r.text.contains("1280x800 z5: 85 clusters"))
+        #expect(r.text.contains("390x844 50 pans at z15") && r.text.contains("in 47 prefectures, no pins"))
     }
 }
