@@ -95,20 +95,22 @@ enum WebMercator {
     }
 }
 
-/// Every entry's point, prefecture and open flag in memory, sorted along a Morton (Z-order)
-/// curve of their Web Mercator positions, so that the entries of any tile are one run; and per
-/// cell zoom (built when first asked, kept) the clusters of every tile × prefecture with their
-/// counts, representative and extent. A cluster question then reads only the cells in view; the
-/// visited entries (few) are binned the same way on each question. Valid for one version of the
-/// file; `SpatialIndex` keeps one and replaces it when the file changes. About 60 bytes an entry
-/// plus about 70 a cluster of each level asked.
+/// Every entry's point, prefecture and open flag in memory, in the order of a Morton (Z-order)
+/// curve of their Web Mercator positions, so that the entries of any tile are one run of
+/// memory; and per cell zoom (built when first asked, kept) the clusters of every tile ×
+/// prefecture with their counts, representative and extent. A cluster question then reads only
+/// the cells in view; the visited entries (few) are binned the same way on each question, and
+/// only cells holding some are counted again when they must be left out. Valid for one version
+/// of the file; `SpatialIndex` keeps one and replaces it when the file changes. About 60 bytes
+/// an entry, plus about 70 a cluster of each cell zoom asked. Not thread-safe.
 final class ClusterGrid {
     /// The deepest cell zoom (Morton codes hold 31 bits per axis).
     static let maxCellZoom = ClusterQuery.maxZoom + ClusterQuery.cellZoomOffset
     private static let bits = 31
 
     let dataVersion: UInt32
-    // Entries by position in row-id order.
+    // Entries by position along the curve (ties of equal codes by row id).
+    private let code: [UInt64]
     private let fid: [Int64]
     private let lat: [Double], lon: [Double]
     private let mx: [Double], my: [Double]
@@ -116,19 +118,21 @@ final class ClusterGrid {
     private let open: [Bool]
     /// Position of the entry's key in key order (ties of the representative go to the lower).
     private let keyRank: [Int32]
-    /// Entry positions sorted by Morton code, and the codes in that order.
-    private let order: [Int32]
-    private let code: [UInt64]
+    /// Row ids sorted, with the position of each.
+    private let fidsSorted: [Int64]
+    private let positionOfSorted: [Int32]
+    /// Scratch: true at the positions of the visited entries during a question.
+    private var visitedMask: [Bool]
     private var levels: [Int: Level] = [:]
 
     /// The clusters of one cell zoom (open entries, or all): sorted by `key` (tile code, then
-    /// prefecture), each with its tile's run of `order` for questions that must count again.
+    /// prefecture), each with its tile's run of positions for questions that must count again.
     private struct Level {
         var key: [UInt64] = []
         var count: [Int32] = []
         var rep: [Int32] = []
         var extent: [BoundingBox] = []
-        var run: [Range<Int32>] = []
+        var run: [Range<Int>] = []
     }
 
     /// Reads every entry of the file.
@@ -145,25 +149,36 @@ final class ClusterGrid {
             pref.append(s.optionalText(3).flatMap { codes[$0] } ?? 0)
             open.append(s.int64(4) != 0)
         }
-        var keyRank = [Int32](repeating: 0, count: fid.count)
+        // Key ranks, by row-id index.
+        var rankByRow = [Int32](repeating: 0, count: fid.count)
         let k = try db.prepare("SELECT fid FROM stations ORDER BY key")
         var rank: Int32 = 0
         while try k.step() {
-            if let i = Self.position(of: k.int64(0), in: fid) { keyRank[i] = rank }
+            if let i = Self.index(of: k.int64(0), in: fid) { rankByRow[i] = rank }
             rank += 1
         }
-        let mx = lon.map(WebMercator.x), my = lat.map(WebMercator.y)
-        let morton: [UInt64] = (0..<fid.count).map { Self.morton(mx[$0], my[$0]) }
+        let mxRow = lon.map(WebMercator.x), myRow = lat.map(WebMercator.y)
+        let morton: [UInt64] = (0..<fid.count).map { Self.morton(mxRow[$0], myRow[$0]) }
         // Row-id order breaks ties of equal codes (the sort is not stable).
-        let order: [Int32] = (0..<Int32(fid.count)).sorted { (a: Int32, b: Int32) -> Bool in
-            let ma = morton[Int(a)], mb = morton[Int(b)]
+        let order: [Int] = (0..<fid.count).sorted { (a: Int, b: Int) -> Bool in
+            let ma = morton[a], mb = morton[b]
             return ma != mb ? ma < mb : a < b
         }
-        self.fid = fid; self.lat = lat; self.lon = lon; self.mx = mx; self.my = my
-        self.pref = pref; self.open = open; self.keyRank = keyRank
-        self.order = order
-        code = order.map { morton[Int($0)] }
+        code = order.map { morton[$0] }
+        self.fid = order.map { fid[$0] }
+        self.lat = order.map { lat[$0] }; self.lon = order.map { lon[$0] }
+        mx = order.map { mxRow[$0] }; my = order.map { myRow[$0] }
+        self.pref = order.map { pref[$0] }; self.open = order.map { open[$0] }
+        keyRank = order.map { rankByRow[$0] }
+        fidsSorted = fid
+        var positions = [Int32](repeating: 0, count: fid.count)
+        for (p, row) in order.enumerated() { positions[row] = Int32(p) }
+        positionOfSorted = positions
+        visitedMask = [Bool](repeating: false, count: fid.count)
     }
+
+    /// The position of the entry with row id `f`, or nil.
+    private func position(of f: Int64) -> Int? { Self.index(of: f, in: fidsSorted).map { Int(positionOfSorted[$0]) } }
 
     /// The clusters of `q` (see `ClusterQuery` for the cell rule).
     func clusters(_ q: ClusterQuery) -> ClusterResult {
@@ -175,21 +190,25 @@ final class ClusterGrid {
             return xs.contains(Int(x)) && ys.contains(Int(y))
         }
         // The visited entries that count, binned by cluster key.
-        var visitedByKey: [UInt64: [Int32]] = [:]
+        var visitedByKey: [UInt64: [Int]] = [:]
+        var marked: [Int] = []
         for f in q.visited {
-            guard let i = Self.position(of: f, in: fid), q.includeClosed || open[i] else { continue }
-            let tile = Self.morton(mx[i], my[i]) >> shift
+            guard let i = position(of: f), q.includeClosed || open[i] else { continue }
+            let tile = code[i] >> shift
             guard inView(tile) else { continue }
-            visitedByKey[tile << 6 | UInt64(pref[i]), default: []].append(Int32(i))
+            visitedByKey[tile << 6 | UInt64(pref[i]), default: []].append(i)
+            marked.append(i)
         }
         var out: [Cluster] = []
         if q.filter == .visited {
             for (key, members) in visitedByKey {
-                out.append(cluster(key: key, cz: cz, members: members.map { Int($0) }, visited: members.count))
+                out.append(cluster(key: key, cz: cz, members: members.sorted(), visited: members.count))
             }
         } else {
+            for i in marked { visitedMask[i] = true }
+            defer { for i in marked { visitedMask[i] = false } }
             let level = self.level(cz, includeClosed: q.includeClosed)
-            forEachCluster(level, xs: xs, ys: ys, cz: cz) { c in
+            forEachCluster(level, xs: xs, ys: ys) { c in
                 let key = level.key[c], v = visitedByKey[key]?.count ?? 0
                 if q.filter == .all || v == 0 {
                     out.append(Cluster(cellZoom: cz, key: key, total: Int(level.count[c]), visited: q.filter == .all ? v : 0,
@@ -197,9 +216,7 @@ final class ClusterGrid {
                 } else if Int(level.count[c]) > v {
                     // Unvisited, some visited here: the rest of the cell's entries of that prefecture.
                     let p = UInt8(key & 63)
-                    let members = level.run[c].map { Int(order[Int($0)]) }.filter {
-                        pref[$0] == p && (q.includeClosed || open[$0]) && !q.visited.contains(fid[$0])
-                    }
+                    let members = level.run[c].filter { pref[$0] == p && (q.includeClosed || open[$0]) && !visitedMask[$0] }
                     out.append(cluster(key: key, cz: cz, members: members, visited: 0))
                 }
             }
@@ -218,27 +235,25 @@ final class ClusterGrid {
         var start = 0
         var members: [[Int]] = Array(repeating: [], count: 64)
         var touched: [Int] = []
-        while start < order.count {
+        while start < code.count {
             let tile = code[start] >> shift
             var end = start
-            while end < order.count && code[end] >> shift == tile {
-                let i = Int(order[end])
-                if includeClosed || open[i] {
-                    let p = Int(pref[i])
+            while end < code.count && code[end] >> shift == tile {
+                if includeClosed || open[end] {
+                    let p = Int(pref[end])
                     if members[p].isEmpty { touched.append(p) }
-                    members[p].append(i)
+                    members[p].append(end)
                 }
                 end += 1
             }
             touched.sort()
             for p in touched {
-                let key = tile << 6 | UInt64(p)
                 let (rep, extent) = summary(members[p])
-                l.key.append(key)
+                l.key.append(tile << 6 | UInt64(p))
                 l.count.append(Int32(members[p].count))
                 l.rep.append(Int32(rep))
                 l.extent.append(extent)
-                l.run.append(Int32(start)..<Int32(end))
+                l.run.append(start..<end)
                 members[p].removeAll(keepingCapacity: true)
             }
             touched.removeAll(keepingCapacity: true)
@@ -249,7 +264,7 @@ final class ClusterGrid {
     }
 
     /// Calls `body` with the index of every cluster of `level` whose tile is in view, in key order.
-    private func forEachCluster(_ level: Level, xs: ClosedRange<Int>, ys: ClosedRange<Int>, cz: Int, _ body: (Int) -> Void) {
+    private func forEachCluster(_ level: Level, xs: ClosedRange<Int>, ys: ClosedRange<Int>, _ body: (Int) -> Void) {
         let cells = xs.count * ys.count
         if cells * 8 < level.key.count {
             // Few cells: look each tile up.
@@ -299,7 +314,7 @@ final class ClusterGrid {
 
     // MARK: Bits
 
-    static func position(of f: Int64, in sorted: [Int64]) -> Int? {
+    static func index(of f: Int64, in sorted: [Int64]) -> Int? {
         var lo = 0, hi = sorted.count
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -90,7 +90,8 @@ enum APIMessage: Sendable, Equatable {
                 : "日付「\(text)」が読めません（YYYY、YYYY-MM、YYYY-MM-DD、YYYY/M/D、YYYY年M月D日 の形で）"
         case .badVisitID(let t): return "記録の ID は 1 以上の整数です（「\(t)」は使えません）"
         case .duplicateVisit(let id, let key, let date, let kind):
-            return "記録 \(id) がすでに \(key) の \(date)\(kind.map { "（\($0)）" } ?? "") を記録しています"
+            let how = ["board": "乗車", "alight": "降車", "transfer": "乗換", "pass": "通過"]
+            return "\(key) の \(date)\(kind.map { "（\(how[$0] ?? $0)）" } ?? "")はすでに記録 \(id) にあります"
         case .searchIndex(let why): return "検索索引が読めません: \(why)"
         case .badProvider(let why): return "「provider」が読めません: \(why)"
         case .placeNotFound(let q): return "「\(q)」に当たる地点は見つかりません"
