@@ -65,7 +65,10 @@ async function reload() {
       showPins(fc.features);
     }
     state.loads += 1;
-    if (state.firstPaintMs === null) state.firstPaintMs = performance.now();
+    if (state.firstPaintMs === null) {
+      state.firstPaintMs = performance.now();
+      if (basemap.deferred) loadLinework();
+    }
     if (state.mode === 'list' && !state.listPlace) await renderList();
   } catch (e) {
     if (e.name === 'AbortError') return;

@@ -34,6 +34,8 @@ fetch('/prefectures.geojson').then((r) => (r.ok ? r.json() : null)).then((g) => 
 }).catch(() => {});
 
 function loadLinework() {
+  // Asked after the first view is drawn, so that the clusters or pins come first.
+  if (state.firstPaintMs === null) { basemap.deferred = true; return; }
   if (basemap.lineworkLoaded) return;
   basemap.lineworkLoaded = true;
   getJSON('/api/linework').then((g) => {
