@@ -382,6 +382,7 @@ async function openStation(key) {
     $('record-error').hidden = true;
     $('station').hidden = false;
     $('station').dataset.key = p.key;
+    document.dispatchEvent(new CustomEvent('eki:station', { detail: f }));  // lines.js: the line_stats links
   } catch (e) {
     notice(`駅情報を読めません: ${e.message}`);
   } finally {
