@@ -48,6 +48,7 @@ import Testing
     @Test(arguments: [
         ["--listen", "8080"], ["--listen", "127.0.0.1:http"], ["--tiles", "ftp://x/{z}/{x}/{y}"], ["--tiles", "https://x/tile.png"],
         ["--pins", "0"], ["--threads", "100"], ["--tile-attribution", "x"], ["extra"],
+        ["--aerial-tiles", "ftp://x/{z}/{x}/{y}"], ["--aerial-attribution", "x"], ["--aerial-tiles", "none", "--aerial-attribution", "x"],
     ])
     func serveRefusesBadOptions(_ options: [String]) {
         let r = runEki(["serve", "--db", "/nonexistent.gpkg"] + options)

@@ -39,7 +39,7 @@ import Testing
             ("/api/render.png?bbox=\(odawaraBox)&width=5000", "'width' needs a whole number 1…4000, got '5000'"),
             ("/api/render.png?bbox=\(odawaraBox)&labels=few", "'labels' must be auto, all or none, got 'few'"),
         ] {
-            let r = try s.get(target)
+            let r = try s.get(target, headers: ["Accept-Language": "en"])
             #expect(r.status == 400 && r.object["message"] as? String == message, "\(target): \(r.text)")
         }
         #expect(try s.send("POST", "/api/render.png?bbox=\(odawaraBox)").status == 405)

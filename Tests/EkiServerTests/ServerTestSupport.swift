@@ -165,3 +165,16 @@ func features(ofCLI text: String) -> [[String: Any]] {
 func sameJSON(_ a: [[String: Any]], _ b: [[String: Any]]) -> Bool {
     NSArray(array: a).isEqual(to: b)
 }
+
+/// True when the API's features are the command line's ones plus the member the API adds to
+/// every feature (`operator_short`, the short operator name).
+func sameAsCLI(_ cli: [[String: Any]], _ api: [[String: Any]]) -> Bool {
+    let stripped = api.map { f -> [String: Any] in
+        var f = f
+        var p = f["properties"] as? [String: Any] ?? [:]
+        guard p.removeValue(forKey: "operator_short") != nil else { return ["missing": "operator_short"] }
+        f["properties"] = p
+        return f
+    }
+    return sameJSON(cli, stripped)
+}

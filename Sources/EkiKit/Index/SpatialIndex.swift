@@ -44,6 +44,8 @@ public final class SpatialIndex {
     /// The R-tree's nodes and the points of its leaves, read on demand for the lean queries;
     /// dropped when the file changes.
     private var nodeCache: RTreeNodeCache?
+    /// Every entry binned for cluster questions (`ClusterGrid`); dropped when the file changes.
+    private var clusterGrid: ClusterGrid?
 
     package init(db: Database, entries: EntryCatalog) {
         self.db = db
@@ -58,8 +60,16 @@ public final class SpatialIndex {
         return c
     }
 
+    /// The cluster grid for the file as it is now (a new one when the file changed).
+    func currentClusterGrid() throws -> ClusterGrid {
+        if let g = clusterGrid, g.dataVersion == (try db.dataVersion()) { return g }
+        let g = try ClusterGrid(db: db)
+        clusterGrid = g
+        return g
+    }
+
     /// Forgets the nodes read so far (after this connection rewrote the tree).
-    func dropCache() { nodeCache = nil }
+    func dropCache() { nodeCache = nil; clusterGrid = nil }
 
     /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
     /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
@@ -87,7 +97,7 @@ public final class SpatialIndex {
             }
         }
         try RTreeBulkLoad.rebuild(db, table: Self.table, entries: points)
-        nodeCache = nil
+        dropCache()
     }
 
     /// Drops the GeoPackage triggers that keep the tree in step row by row.

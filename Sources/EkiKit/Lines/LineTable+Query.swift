@@ -68,7 +68,7 @@ extension LineTable {
     }
 
     /// `all`, or the one line with `id` when given (its members and aliases only are read).
-    private func lines(id: String?, operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
+    func lines(id: String?, operator op: String? = nil, prefecture: String? = nil, serviceClass: ServiceClass? = nil,
                        includeClosed: Bool) throws -> [Line] {
         let table = try DatabaseInfo(db: db, entries: entries).operatorTable()
         let opID = op.map { table.operatorID(for: $0) ?? $0 }

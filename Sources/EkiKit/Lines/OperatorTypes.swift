@@ -17,3 +17,12 @@ public enum OperatorTypes {
     /// Position of a type in `order` (unknown types last).
     public static func rank(_ type: String) -> Int { order.firstIndex(of: type) ?? order.count }
 }
+
+extension OperatorTypes {
+    /// `lines` grouped by operator type in `order`, keeping their order within a type (the
+    /// store's: operator, class, name): the order of `eki lines` and the map's 路線 panel.
+    public static func grouped(_ lines: [Line]) -> [Line] {
+        lines.enumerated().sorted { (rank($0.element.operatorType), $0.offset) < (rank($1.element.operatorType), $1.offset) }
+            .map(\.element)
+    }
+}

@@ -78,7 +78,7 @@ public struct VisitDate: Hashable, Comparable, Sendable, CustomStringConvertible
         }
         let n = parts.map { Int($0)! }
         guard let d = VisitDate(year: n[0], month: n.count > 1 ? n[1] : nil, day: n.count > 2 ? n[2] : nil) else {
-            throw ParseError(text: text, reason: "no such date")
+            throw ParseError(text: text, reason: ParseError.noSuchDate)
         }
         self = d
     }
@@ -88,6 +88,10 @@ public struct VisitDate: Hashable, Comparable, Sendable, CustomStringConvertible
         public var text: String
         public var reason: String
         public var description: String { "invalid date '\(text)': \(reason)" }
+        /// The reason of a well-formed date that does not exist (2019-02-30).
+        static let noSuchDate = "no such date"
+        /// True when the text had a date's form but names no day of the calendar (2019-02-30).
+        public var isNoSuchDate: Bool { reason == Self.noSuchDate }
     }
 
     public var isUnknown: Bool { year == nil }

@@ -1,20 +1,21 @@
 import EkiKit
 
-/// A request the API refuses: HTTP status, a short machine-readable code and a sentence.
+/// A request the API refuses: HTTP status, a short machine-readable code and a sentence of
+/// the catalog (`APIMessage`), written in the request's language when answered.
 struct APIError: Error {
     var status: Int
     var code: String
-    var message: String
+    var message: APIMessage
 
-    init(_ status: Int, _ code: String, _ message: String) {
+    init(_ status: Int, _ code: String, _ message: APIMessage) {
         self.status = status
         self.code = code
         self.message = message
     }
 
-    static func bad(_ message: String) -> APIError { APIError(400, "bad_request", message) }
+    static func bad(_ message: APIMessage) -> APIError { APIError(400, "bad_request", message) }
 
-    var response: HTTPResponse { .error(status, code, message) }
+    func response(_ language: Language) -> HTTPResponse { .error(status, code, message.text(language)) }
 }
 
 /// The query parameters of one API call, validated as the command line validates its options:
@@ -23,9 +24,9 @@ struct APIParameters {
     let values: [String: String]
 
     init(_ request: HTTPRequest, allowed: Set<String>) throws(APIError) {
-        if request.badQuery { throw .bad("a query parameter is not valid percent-encoded UTF-8") }
+        if request.badQuery { throw .bad(.badPercentEncoding) }
         if let unknown = request.query.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw .bad("unknown parameter '\(unknown)' (allowed: \(allowed.sorted().joined(separator: ", ")))")
+            throw .bad(.unknownParameter(unknown, allowed: allowed.sorted()))
         }
         values = request.query
     }
@@ -34,7 +35,7 @@ struct APIParameters {
 
     func required(_ name: String) throws(APIError) -> String {
         guard let v = values[name], !v.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw .bad("parameter '\(name)' is required")
+            throw .bad(.required(name))
         }
         return v
     }
@@ -42,7 +43,7 @@ struct APIParameters {
     func int(_ name: String, default d: Int?, min: Int, max: Int) throws(APIError) -> Int? {
         guard let v = values[name] else { return d }
         guard let n = Int(v), n >= min, n <= max else {
-            throw .bad("'\(name)' needs a whole number \(min)…\(max), got '\(v)'")
+            throw .bad(.wholeNumber(name, min: min, max: max, got: v))
         }
         return n
     }
@@ -50,20 +51,26 @@ struct APIParameters {
     func double(_ name: String, in range: ClosedRange<Double>) throws(APIError) -> Double {
         let v = try required(name)
         guard let d = Double(v), d.isFinite, range.contains(d) else {
-            throw .bad("'\(name)' needs a number in \(range.lowerBound)…\(range.upperBound), got '\(v)'")
+            throw .bad(.number(name, min: range.lowerBound, max: range.upperBound, got: v))
         }
         return d
     }
 
+    /// `bbox`, which must be there.
+    func requiredBBox() throws(APIError) -> BoundingBox {
+        guard let box = try bbox() else { throw .bad(.bboxRequired) }
+        return box
+    }
+
     func bbox(_ name: String = "bbox") throws(APIError) -> BoundingBox? {
         guard let v = values[name] else { return nil }
-        do { return try BoundingBox(parsing: v) } catch { throw .bad(error.description) }
+        do { return try BoundingBox(parsing: v) } catch { throw .bad(.bbox(error)) }
     }
 
     /// `filter=all|visited|unvisited` (全駅 / 乗下車済駅のみ / 未乗下車駅のみ), default all.
     func filter() throws(APIError) -> VisitFilter {
         guard let v = values["filter"] else { return .all }
-        guard let f = VisitFilter(rawValue: v) else { throw .bad("'filter' must be all, visited or unvisited, got '\(v)'") }
+        guard let f = VisitFilter(rawValue: v) else { throw .bad(.oneOf("filter", VisitFilter.allCases.map(\.rawValue), got: v)) }
         return f
     }
 
@@ -72,7 +79,7 @@ struct APIParameters {
         switch values["include_closed"] {
         case nil, "0": return false
         case "1": return true
-        case let v?: throw .bad("'include_closed' must be 0 or 1, got '\(v)'")
+        case let v?: throw .bad(.oneOf("include_closed", ["0", "1"], got: v))
         }
     }
 
@@ -81,7 +88,7 @@ struct APIParameters {
         guard let v = values[name] else { return nil }
         let parts = v.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 2, let lat = parts[0], let lon = parts[1], (-90...90).contains(lat), (-180...180).contains(lon) else {
-            throw .bad("'\(name)' needs LAT,LON in degrees (latitude first), got '\(v)'")
+            throw .bad(.point(name, got: v))
         }
         return Coordinate(lat: lat, lon: lon)
     }

@@ -9,12 +9,12 @@ extension MapAPI {
     /// height are logical pixels, 1…4000 each (the picture is scale times that).
     func renderPNG(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "width", "height", "scale", "labels", "filter"])
-        guard let box = try p.bbox() else { throw APIError.bad("parameter 'bbox' is required (minLon,minLat,maxLon,maxLat)") }
+        let box = try p.requiredBBox()
         let width = try p.int("width", default: 1200, min: 1, max: 4000)!
         let height = try p.int("height", default: 800, min: 1, max: 4000)!
         let scale = try p.int("scale", default: 1, min: 1, max: 2)!
         guard let labels = LabelMode(rawValue: p["labels"] ?? "auto") else {
-            throw APIError.bad("'labels' must be auto, all or none, got '\(p["labels"]!)'")
+            throw APIError.bad(.oneOf("labels", ["auto", "all", "none"], got: p["labels"]!))
         }
         let filter = try p.filter()
         let png = try readers.with { ctx in

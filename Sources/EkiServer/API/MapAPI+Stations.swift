@@ -8,7 +8,7 @@ extension MapAPI {
     /// (geodesic, ties by key), nearest first. `total` is the number in the box (after the filter).
     func bbox(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "limit", "filter", "include_closed"])
-        guard let box = try p.bbox() else { throw APIError.bad("parameter 'bbox' is required (minLon,minLat,maxLon,maxLat)") }
+        let box = try p.requiredBBox()
         let limit = try p.int("limit", default: nil, min: 1, max: 1_000_000)
         let filter = try p.filter()
         let includeClosed = try p.includeClosed()
@@ -75,12 +75,12 @@ extension MapAPI {
         var options = SearchOptions(includeClosed: try p.includeClosed())
         if let by = p["by"] {
             guard let s = SearchOptions.Scope(rawValue: by) else {
-                throw APIError.bad("'by' must be one of \(SearchOptions.Scope.allCases.map(\.rawValue).joined(separator: ", ")), got '\(by)'")
+                throw APIError.bad(.oneOf("by", SearchOptions.Scope.allCases.map(\.rawValue), got: by))
             }
             options.by = s
         }
         if let m = p["match"] {
-            guard let match = SearchOptions.Match(rawValue: m) else { throw APIError.bad("'match' must be prefix or partial, got '\(m)'") }
+            guard let match = SearchOptions.Match(rawValue: m) else { throw APIError.bad(.oneOf("match", ["prefix", "partial"], got: m)) }
             options.match = match
         }
         options.bbox = try p.bbox()
@@ -93,7 +93,7 @@ extension MapAPI {
                 var o = options
                 if filter != .all { o.limit = nil }
                 var hits: [SearchHit]
-                do { hits = try ctx.store.search.stations(matching: query, options: o) } catch let e as SearchError { throw APIError(500, "search_index", e.description) }
+                do { hits = try ctx.store.search.stations(matching: query, options: o) } catch let e as SearchError { throw APIError(500, "search_index", .searchIndex(e.description)) }
                 if filter != .all {
                     let kept = Set(visits.filter(hits.map(\.station), filter).map(\.key))
                     hits = Array(hits.filter { kept.contains($0.station.key) }.prefix(limit))
@@ -102,7 +102,7 @@ extension MapAPI {
                 Self.collectionStart(total: nil, capacity: hits.count * 460, into: &out)
                 for (i, h) in hits.enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    StationFeatures.append(head: StationFeatureJSON.head(h.station), distance: h.distance,
+                    StationFeatures.append(head: StationFeatures.head(h.station), distance: h.distance,
                                            extra: [("matched_field", h.field.rawValue),
                                                    ("match", h.isExact ? "exact" : h.isPrefix ? "prefix" : "partial")],
                                            completion: visits.completion(of: h.station.key), to: &out)

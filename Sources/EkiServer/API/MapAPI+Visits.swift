@@ -12,7 +12,7 @@ extension MapAPI {
         let detail = try readers.with { ctx in
             try ctx.snapshot { visits in try StationDetail.load(key: key, store: ctx.store, log: ctx.log, visited: visits) }
         }
-        guard let detail else { throw APIError(404, "unknown_station", "no entry with key '\(key)'") }
+        guard let detail else { throw APIError(404, "unknown_station", .unknownStation(key)) }
         return .json(detail.json)
     }
 
@@ -22,43 +22,45 @@ extension MapAPI {
     /// log already holds that key, date and kind.
     func addVisit(_ r: HTTPRequest) throws -> HTTPResponse {
         guard (r.headers["content-type"] ?? "").lowercased().hasPrefix("application/json") else {
-            throw APIError(415, "unsupported_media_type", "send the visit as application/json")
+            throw APIError(415, "unsupported_media_type", .mediaType)
         }
         guard let object = try? JSONSerialization.jsonObject(with: Data(r.body)), let fields = object as? [String: Any] else {
-            throw APIError.bad("the body must be a JSON object {key, date, kind, note}")
+            throw APIError.bad(.bodyNotObject)
         }
-        if let unknown = fields.keys.sorted().first(where: { !["key", "date", "kind", "note"].contains($0) }) {
-            throw APIError.bad("unknown field '\(unknown)' (allowed: key, date, kind, note)")
+        let allowed = ["key", "date", "kind", "note"]
+        if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw APIError.bad(.unknownField(unknown, allowed: allowed))
         }
         func text(_ name: String) throws(APIError) -> String? {
             switch fields[name] {
             case nil, is NSNull: return nil
             case let s as String: return s
-            default: throw APIError.bad("'\(name)' must be a string or null")
+            default: throw APIError.bad(.notAString(name))
             }
         }
-        guard let key = try text("key"), !key.isEmpty else { throw APIError.bad("'key' is required") }
+        guard let key = try text("key"), !key.isEmpty else { throw APIError.bad(.required("key")) }
         let date: VisitDate
         let dateText = try text("date") ?? ""
-        do { date = try VisitDate(parsing: dateText) } catch { throw APIError.bad(error.description) }
+        do { date = try VisitDate(parsing: dateText) } catch { throw APIError.bad(.date(error)) }
         var kind: VisitKind?
         if let k = try text("kind") {
             guard let parsed = VisitKind(rawValue: k) else {
-                throw APIError.bad("'kind' must be one of \(VisitKind.allCases.map(\.rawValue).joined(separator: ", ")) or null, got '\(k)'")
+                throw APIError.bad(.oneOf("kind", VisitKind.allCases.map(\.rawValue), orNull: true, got: k))
             }
             kind = parsed
         }
         let note = try text("note").flatMap { $0.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? nil : $0 }
         guard let station = try readers.with({ try $0.store.entries.resolve(key: key) }) else {
-            throw APIError(404, "unknown_station", "no entry with key '\(key)'")
+            throw APIError(404, "unknown_station", .unknownStation(key))
         }
         let visit: Visit
         do {
             visit = try writer.write { log in
                 try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: note), of: station)
             }
-        } catch let e as VisitLogError {
-            throw APIError(409, "duplicate_visit", e.description)
+        } catch VisitLogError.duplicate(let v) {
+            throw APIError(409, "duplicate_visit", .duplicateVisit(id: v.id, key: v.stationKey, date: v.date.description,
+                                                                   kind: v.kind?.rawValue))
         }
         return .json(try visitAnswer(visit), status: 201)
     }
@@ -66,12 +68,12 @@ extension MapAPI {
     /// `DELETE /api/visits/{id}` (`X-Eki-Token`): removes one visit; 200 with it, 404 when there
     /// is none.
     func removeVisit(_ r: HTTPRequest, id text: String) throws -> HTTPResponse {
-        guard let id = Int64(text), id > 0 else { throw APIError.bad("a visit id is a whole number ≥ 1, got '\(text)'") }
+        guard let id = Int64(text), id > 0 else { throw APIError.bad(.badVisitID(text)) }
         let removed: Visit
         do {
             removed = try writer.write { try $0.remove(ids: [id]) }[0]
         } catch VisitLogError.noSuchVisit {
-            throw APIError(404, "unknown_visit", "no visit with id \(id)")
+            throw APIError(404, "unknown_visit", .unknownVisit(id))
         }
         return .json(try visitAnswer(removed))
     }
@@ -96,7 +98,7 @@ extension MapAPI {
         var grouping: VisitGrouping?
         if let by = p["by"] {
             guard let g = VisitGrouping(rawValue: by) else {
-                throw APIError.bad("'by' must be one of \(VisitGrouping.allCases.map(\.rawValue).joined(separator: ", ")), got '\(by)'")
+                throw APIError.bad(.oneOf("by", VisitGrouping.allCases.map(\.rawValue), got: by))
             }
             grouping = g
         }
@@ -120,7 +122,7 @@ extension MapAPI {
         let limit = try p.int("limit", default: 10, min: 1, max: 40)!
         var providers: [GeocodeProvider]?
         if let list = p["provider"] {
-            do { providers = try GeocodeProvider.list(parsing: list) } catch { throw APIError.bad("'provider': \(error.description)") }
+            do { providers = try GeocodeProvider.list(parsing: list) } catch { throw APIError.bad(.badProvider(error.description)) }
         }
         let found: [GeocodeCandidate]
         do {
@@ -129,9 +131,9 @@ extension MapAPI {
             }
         } catch let e as GeocodingError {
             switch e {
-            case .notFound: throw APIError(404, "not_found", e.description)
-            case .badRequest: throw APIError.bad(e.description)
-            default: throw APIError(502, "geocoder_failed", e.description)
+            case .notFound(let q): throw APIError(404, "not_found", .placeNotFound(q))
+            case .badRequest: throw APIError.bad(.geocoderRefused(e.description))
+            default: throw APIError(502, "geocoder_failed", .geocoderFailed(e.description))
             }
         }
         return .json(GeocodeCandidateJSON.featureCollection(found).text())

@@ -37,16 +37,18 @@ public final class MapServer: @unchecked Sendable {
             warnings.append("Leaflet is missing (no leaflet.js in \(c.leafletRoot)): the page cannot draw the map; "
                             + "install Debian's libjs-leaflet (apt-get install libjs-leaflet)")
         }
-        if !c.listen.isLoopback {
-            warnings.append("listening on \(c.listen), not loopback: other machines can reach the map "
-                            + "(writes still need the page's token)")
-        }
-        self.warnings = warnings
         api = MapAPI(configuration: c, token: token, readers: ReaderPool(readers), writer: VisitWriter(log: writerLog),
                      web: web, leaflet: leaflet)
         let api = self.api
         http = try HTTPServer(address: c.listen, threads: c.threads, limits: c.limits) { api.respond($0) }
         api.port = http.port
+        if !c.listen.isLoopback {
+            // The port bound (the chosen one when --listen gave 0).
+            let bound = ListenAddress(host: c.listen.host, port: http.port)
+            warnings.append("listening on \(bound), not loopback: other machines can reach the map "
+                            + "(writes still need the page's token)")
+        }
+        self.warnings = warnings
     }
 
     /// The port listened on (the chosen one when `--listen` gave port 0).
@@ -61,8 +63,8 @@ public final class MapServer: @unchecked Sendable {
     /// Stops accepting, finishes requests in flight (up to 5 s), closes the connections.
     public func stop() { http.stop() }
 
-    /// The page's files built into the program (`Web/`: index.html, app.js, app.css and the
-    /// prefecture outlines).
+    /// The page's files built into the program (`Web/`: index.html, its scripts, styles, icon
+    /// and the prefecture outlines).
     public static var builtInWebRoot: String {
         Bundle.module.url(forResource: "Web", withExtension: nil)?.path ?? Bundle.module.bundlePath + "/Web"
     }

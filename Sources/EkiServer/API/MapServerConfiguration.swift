@@ -9,8 +9,13 @@ public struct MapServerConfiguration: Sendable {
     public var visitsPath: String
     /// Where to listen; loopback by default.
     public var listen: ListenAddress
-    /// The page's background map; nil draws prefecture outlines only (`--tiles none`).
+    /// The page's background map (地図); nil draws prefecture outlines only (`--tiles none`).
     public var tiles: TileSource?
+    /// The page's aerial photographs (空撮, and 複合's background); nil for none
+    /// (`--aerial-tiles none`). Default 地理院タイル 全国最新写真（シームレス）.
+    public var aerial: TileSource?
+    /// The page asks `/api/clusters` instead of pins while its zoom is below this.
+    public var clusterBelowZoom: Int
     /// Refuse every write (403).
     public var readOnly: Bool
     /// The page's pin cap: at most this many pins per view, nearest the centre first.
@@ -28,13 +33,15 @@ public struct MapServerConfiguration: Sendable {
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
 
     public init(databasePath: String, visitsPath: String, listen: ListenAddress = .defaultAddress,
-                tiles: TileSource? = .openStreetMap, readOnly: Bool = false, pins: Int = 300, threads: Int = 4,
+                tiles: TileSource? = .openStreetMap, aerial: TileSource? = .gsiSeamlessPhoto, clusterBelowZoom: Int = 12, readOnly: Bool = false, pins: Int = 300, threads: Int = 4,
                 webRoot: String? = nil, leafletRoot: String = Self.debianLeaflet,
                 geocoder: GeocoderConfiguration = GeocoderConfiguration(), limits: HTTPLimits = HTTPLimits()) {
         self.databasePath = databasePath
         self.visitsPath = visitsPath
         self.listen = listen
         self.tiles = tiles
+        self.aerial = aerial
+        self.clusterBelowZoom = clusterBelowZoom
         self.readOnly = readOnly
         self.pins = pins
         self.threads = threads
@@ -59,4 +66,10 @@ public struct TileSource: Sendable, Equatable {
     public static let openStreetMap = TileSource(
         url: "https://tile.openstreetmap.org/{z}/{x}/{y}.png",
         attribution: "© <a href=\"https://www.openstreetmap.org/copyright\">OpenStreetMap</a> contributors")
+
+    /// 地理院タイル 全国最新写真（シームレス）, the Geospatial Information Authority of Japan's
+    /// seamless aerial photographs (terms: https://maps.gsi.go.jp/development/ichiran.html).
+    public static let gsiSeamlessPhoto = TileSource(
+        url: "https://cyberjapandata.gsi.go.jp/xyz/seamlessphoto/{z}/{x}/{y}.jpg",
+        attribution: "<a href=\"https://maps.gsi.go.jp/development/ichiran.html\">地理院タイル</a>（全国最新写真（シームレス））")
 }

@@ -13,6 +13,10 @@ final class ReaderContext {
     private var storeVersion: UInt32?
     private var logVersion: UInt32?
     private var cachedVisits: VisitedStations?
+    private var cachedLines: [Line]?
+    private var cachedStaffOnly: Set<String>?
+    /// `/api/linework`'s answer for all of Japan, for this version of the station database.
+    var linework: [UInt8]?
 
     init(configuration c: MapServerConfiguration, logExists: Bool) throws {
         store = try StationStore(path: c.databasePath, readOnly: true)
@@ -29,6 +33,9 @@ final class ReaderContext {
             if sv != storeVersion {
                 features.removeAll()
                 cachedVisits = nil
+                cachedLines = nil
+                cachedStaffOnly = nil
+                linework = nil
                 storeVersion = sv
             }
             let lv = try log.dataVersion()
@@ -38,6 +45,27 @@ final class ReaderContext {
             }
             return try body(cachedVisits!)
         }
+    }
+}
+
+extension ReaderContext {
+    /// The keys of the staff-only stops (left out of totals), for this version of the file.
+    func staffOnly() throws -> Set<String> {
+        if let s = cachedStaffOnly { return s }
+        let s = try store.entries.keys(of: .staffOnly)
+        cachedStaffOnly = s
+        return s
+    }
+
+    /// The open lines as `eki lines` lists them (by operator type in `OperatorTypes.order`, then
+    /// as the store orders them), staff-only stops left out; for this version of the file.
+    /// Call inside `snapshot`.
+    func lines() throws -> [Line] {
+        if let l = cachedLines { return l }
+        let staffOnly = try staffOnly()
+        let l = OperatorTypes.grouped(try store.lines.all()).map { $0.without(staffOnly) }
+        cachedLines = l
+        return l
     }
 }
 
@@ -73,7 +101,7 @@ final class VisitWriter: @unchecked Sendable {
     init(log: VisitLog?) { self.log = log }
 
     func write<T>(_ body: (VisitLog) throws -> T) throws -> T {
-        guard let log else { throw APIError(403, "read_only", "the server was started with --read-only") }
+        guard let log else { throw APIError(403, "read_only", .readOnly) }
         lock.lock()
         defer { lock.unlock() }
         return try body(log)

@@ -9,6 +9,9 @@ public struct StationDetail: Sendable {
     public var visits: [Visit]
     /// The first counting visit's date; nil when not visited, `.unknown` when undated.
     public var completed: VisitDate?
+    /// The open lines the entry lies on (`LineTable.lines(through:)`, staff-only stops left out
+    /// of their totals), each with how many of its entries are visited.
+    public var lines: [(line: Line, visited: Int)] = []
 
     /// The entry `key` refers to now (aliases followed), or nil.
     /// - Throws: `SQLiteError`.
@@ -25,14 +28,18 @@ public struct StationDetail: Sendable {
             if resolved[v.stationKey] == nil { resolved[v.stationKey] = .some(try log.resolve(v.stationKey, in: store)?.key) }
             if resolved[v.stationKey]! == s.key { visits.append(v) }
         }
-        return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key))
+        let staffOnly = try store.entries.keys(of: .staffOnly)
+        let lines = try store.lines.lines(through: s.key).map { $0.without(staffOnly) }
+            .map { (line: $0, visited: $0.stationKeys.filter(visited.isVisited).count) }
+        return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key), lines: lines)
     }
 
-    /// A GeoJSON Feature: the properties of `eki … --format geojson`, then `visited`,
-    /// `completed`, `former_names`, `retired` (date or null) and `visits`
-    /// (`[{id, key, date, kind, note}]`, date null when unknown).
+    /// A GeoJSON Feature: the properties of `eki … --format geojson`, then `operator_short`,
+    /// `former_names`, `retired` (date or null), `visits` (`[{id, key, date, kind, note}]`,
+    /// date null when unknown), `line_stats` (`[{id, name, operator, visited, total}]`), `visited`
+    /// and `completed`.
     public var json: String {
-        var head = StationFeatureJSON.head(station)
+        var head = StationFeatures.head(station)
         JSONBytes.append(",\"former_names\":", to: &head)
         JSONBytes.appendStrings(station.formerNames, to: &head)
         JSONBytes.append(",\"retired\":", to: &head)
@@ -41,6 +48,15 @@ public struct StationDetail: Sendable {
         for (i, v) in visits.enumerated() {
             if i > 0 { head.append(UInt8(ascii: ",")) }
             Self.appendVisit(v, to: &head)
+        }
+        head.append(UInt8(ascii: "]"))
+        JSONBytes.append(",\"line_stats\":[", to: &head)
+        for (i, l) in lines.enumerated() {
+            if i > 0 { head.append(UInt8(ascii: ",")) }
+            JSONBytes.append("{\"id\":", to: &head); JSONBytes.appendQuoted(l.line.id, to: &head)
+            JSONBytes.append(",\"name\":", to: &head); JSONBytes.appendQuoted(l.line.name, to: &head)
+            JSONBytes.append(",\"operator\":", to: &head); JSONBytes.appendQuoted(l.line.operatorName, to: &head)
+            JSONBytes.append(",\"visited\":\(l.visited),\"total\":\(l.line.total)}", to: &head)
         }
         head.append(UInt8(ascii: "]"))
         var out: [UInt8] = []

@@ -1,9 +1,17 @@
 import EkiKit
 
 /// The API's features: `StationFeatureJSON`'s (the properties `eki … --format geojson` writes),
-/// then `visited` and `completed`. Each entry's head (the text up to its extras) is kept by row
+/// then `operator_short` (the short operator name the command line's tables show:
+/// `Station.operatorLabel`, 東京メトロ for 東京地下鉄), `visited` and `completed`. Each entry's head (the text up to its extras) is kept by row
 /// id (`FeatureCache`), so a viewport answer is mostly copying.
 enum StationFeatures {
+    /// `StationFeatureJSON.head` and `operator_short`: a feature up to its extras.
+    static func head(_ s: Station) -> [UInt8] {
+        var head = StationFeatureJSON.head(s)
+        StationFeatureJSON.appendMember("operator_short", .optional(s.operatorLabel), to: &head)
+        return head
+    }
+
     /// Appends one whole feature: the head (`StationFeatureJSON.head`), `distance_m`, the
     /// extras, `visited` and `completed` (a `YYYY[-MM[-DD]]` date or null).
     static func append(head: [UInt8], distance: Double?, extra: [(String, String)] = [], completion: VisitDate?,
@@ -31,7 +39,7 @@ final class FeatureCache {
     func entry(_ fid: Int64, store: StationStore) throws -> Entry {
         if let e = entries[fid] { return e }
         let s = try store.entries.station(fid: fid)
-        let e = Entry(key: s.key, head: StationFeatureJSON.head(s))
+        let e = Entry(key: s.key, head: StationFeatures.head(s))
         if entries.count > 200_000 { entries.removeAll(keepingCapacity: true) }
         entries[fid] = e
         return e

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import EkiKit
 import Foundation
 import Synchronization
 
@@ -97,6 +98,11 @@ public final class HTTPServer: @unchecked Sendable {
         var dropped = 0
     }
 
+    /// The language the request's `Accept-Language` prefers.
+    private static func language(_ connection: OpaquePointer) -> Language {
+        Language(acceptLanguage: values(connection, eki_mhd_header_kind()).first { $0.0.lowercased() == "accept-language" }?.1)
+    }
+
     private func access(_ connection: OpaquePointer, url: UnsafePointer<CChar>, method: UnsafePointer<CChar>,
                         uploadData: UnsafePointer<CChar>?, uploadSize: UnsafeMutablePointer<Int>,
                         conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
@@ -109,18 +115,18 @@ public final class HTTPServer: @unchecked Sendable {
             let headerBytes = headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
             let targetBytes = strlen(url) + Self.values(connection, eki_mhd_query_kind())
                 .reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 }
-            var refusal: HTTPResponse?
+            var refusal: APIMessage?
             if targetBytes > limits.maxTarget {
-                refusal = .error(413, "too_large", "the request target is longer than \(limits.maxTarget) bytes")
+                refusal = .tooLarge(what: .target, limit: limits.maxTarget)
             } else if headerBytes > limits.maxHeaderBytes {
-                refusal = .error(413, "too_large", "the header fields are longer than \(limits.maxHeaderBytes) bytes")
+                refusal = .tooLarge(what: .headers, limit: limits.maxHeaderBytes)
             } else if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }),
                       length > limits.maxBody {
-                refusal = .error(413, "too_large", "the body is longer than \(limits.maxBody) bytes")
+                refusal = .tooLarge(what: .body, limit: limits.maxBody)
             }
             if let refusal {
                 state.refused = true
-                return Self.queue(refusal, on: connection)
+                return Self.queue(.error(413, "too_large", refusal.text(Self.language(connection))), on: connection)
             }
             return eki_mhd_yes()
         }
@@ -147,7 +153,8 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if state.tooLarge {
             state.tooLarge = false
-            return Self.queue(.error(413, "too_large", "the body is longer than \(limits.maxBody) bytes"), on: connection)
+            return Self.queue(.error(413, "too_large", APIMessage.tooLarge(what: .body, limit: limits.maxBody)
+                                        .text(Self.language(connection))), on: connection)
         }
         if state.refused { return eki_mhd_yes() }
         var query: [String: String] = [:]

@@ -52,6 +52,7 @@ struct StaticFiles: Sendable {
         case "png": return "image/png"
         case "svg": return "image/svg+xml"
         case "ico": return "image/x-icon"
+        case "webmanifest": return "application/manifest+json"
         default: return "application/octet-stream"
         }
     }
