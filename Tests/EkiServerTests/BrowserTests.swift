@@ -2,10 +2,12 @@ import EkiTestSupport
 import Foundation
 import Testing
 
-/// The whole map flow in real headless Chromium (`browser/map_flow.py`: Selenium driving Debian's
-/// chromium through chromium-driver) against the built `eki serve` on the real N02-23 +
-/// station_database database, with a loopback fake geocoder for 地点.
-@Suite struct BrowserTests {
+/// The map screen in real headless Chromium (Selenium driving Debian's chromium through
+/// chromium-driver) against the built `eki serve` on the real N02-23 + station_database database,
+/// with a loopback fake geocoder for 地点: `browser/map_flow.py` (the core flow) and
+/// `browser/map_screen.py` (issue 24: 390x844 and 1280x800, clusters, layers from a loopback tile
+/// server, bars, overlap, stacks, languages). One browser at a time.
+@Suite(.serialized) struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let chromium = "/usr/bin/chromium"
     static let chromedriver = "/usr/bin/chromedriver"
@@ -38,10 +40,8 @@ import Testing
 
     static var realData: Bool { TestPaths.n02CSV != nil && TestPaths.stationDatabaseMain != nil }
 
-    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
-          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
-          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
-    func theMapFlowInChromium() throws {
+    /// Imports the real data into a fresh folder and runs `script` against it; its output is printed.
+    func run(_ script: String) throws -> (status: Int32, text: String, out: String) {
         let folder = TestPaths.temporaryDirectory()
         let db = folder.appendingPathComponent("stations.gpkg").path
         let imported = runEki(["import", "--db", db, TestPaths.n02CSV!, TestPaths.stationDatabaseMain!])
@@ -49,7 +49,7 @@ import Testing
         let screenshots = folder.appendingPathComponent("screenshots").path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.python)
-        p.arguments = [TestPaths.package("Tests/EkiServerTests/browser/map_flow.py"), "--eki", Self.ekiBinary!, "--db", db,
+        p.arguments = [TestPaths.package("Tests/EkiServerTests/browser/\(script)"), "--eki", Self.ekiBinary!, "--db", db,
                        "--out", screenshots, "--geocoder", GeocoderTestServer.script,
                        "--chromium", Self.chromium, "--chromedriver", Self.chromedriver]
         let out = Pipe()
@@ -59,8 +59,26 @@ import Testing
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         print(text + "screenshots: \(screenshots)")
-        #expect(p.terminationStatus == 0, "\(text)")
-        #expect(text.contains("all checks passed"))
-        #expect(FileManager.default.fileExists(atPath: screenshots + "/map.png"))
+        return (p.terminationStatus, text, screenshots)
+    }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func theMapFlowInChromium() throws {
+        let r = try run("map_flow.py")
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("all checks passed"))
+        #expect(FileManager.default.fileExists(atPath: r.out + "/map.png"))
+    }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func theMapScreenAtTwoSizesAndInTwoLanguages() throws {
+        let r = try run("map_screen.py")
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("all checks passed"))
+        #expect(r.text.contains("390x844 50 pans at z15") && r.text.contains("in 47 prefectures, no pins"))
     }
 }
