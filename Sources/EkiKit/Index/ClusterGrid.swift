@@ -133,7 +133,17 @@ final class ClusterGrid {
         var rep: [Int32] = []
         var extent: [BoundingBox] = []
         var run: [Range<Int>] = []
+        /// Sums of the members' world x and y (their mean is `sum / count`).
+        var sumX: [Double] = [], sumY: [Double] = []
+        /// The `nearCount` members nearest the mean, nearest first (ties by key), cluster c's
+        /// at `near[nearStart[c]..<nearStart[c + 1]]`: where a filter's mean moved to is looked
+        /// for among them first.
+        var near: [Int32] = []
+        var nearStart: [Int32] = [0]
     }
+
+    /// How many members nearest its mean each cluster keeps.
+    private static let nearCount = 16
 
     /// Reads every entry of the file.
     /// - Throws: `SQLiteError`.
@@ -215,14 +225,18 @@ final class ClusterGrid {
                                        representative: hit(Int(level.rep[c])), extent: level.extent[c]))
                 } else if Int(level.count[c]) > v {
                     // Unvisited, some visited here: the rest of the cell's entries of that prefecture.
-                    let p = UInt8(key & 63)
-                    let members = level.run[c].filter { pref[$0] == p && (q.includeClosed || open[$0]) && !visitedMask[$0] }
-                    out.append(cluster(key: key, cz: cz, members: members, visited: 0))
+                    if let quick = unvisited(level, c, cz: cz, visited: visitedByKey[key]!) {
+                        out.append(quick)
+                    } else {
+                        let p = UInt8(key & 63)
+                        let members = level.run[c].filter { pref[$0] == p && (q.includeClosed || open[$0]) && !visitedMask[$0] }
+                        out.append(cluster(key: key, cz: cz, members: members, visited: 0))
+                    }
                 }
             }
         }
-        out.sort { $0.id < $1.id }
-        return ClusterResult(cellZoom: cz, clusters: out)
+        let ids = out.map(\.id)
+        return ClusterResult(cellZoom: cz, clusters: out.indices.sorted { ids[$0] < ids[$1] }.map { out[$0] })
     }
 
     // MARK: Levels
@@ -248,12 +262,18 @@ final class ClusterGrid {
             }
             touched.sort()
             for p in touched {
-                let (rep, extent) = summary(members[p])
+                let m = members[p]
+                let (rep, extent) = summary(m)
                 l.key.append(tile << 6 | UInt64(p))
-                l.count.append(Int32(members[p].count))
+                l.count.append(Int32(m.count))
                 l.rep.append(Int32(rep))
                 l.extent.append(extent)
                 l.run.append(start..<end)
+                var sx = 0.0, sy = 0.0
+                for i in m { sx += mx[i]; sy += my[i] }
+                l.sumX.append(sx); l.sumY.append(sy)
+                l.near.append(contentsOf: nearest(m, toX: sx / Double(m.count), y: sy / Double(m.count), k: Self.nearCount).map { Int32($0) })
+                l.nearStart.append(Int32(l.near.count))
                 members[p].removeAll(keepingCapacity: true)
             }
             touched.removeAll(keepingCapacity: true)
@@ -308,6 +328,49 @@ final class ClusterGrid {
             if d < bestD || (d == bestD && keyRank[i] < keyRank[best]) { best = i; bestD = d }
         }
         return (best, BoundingBox(minLon: minLon, minLat: minLat, maxLon: maxLon, maxLat: maxLat))
+    }
+
+    /// Cluster `c` of `level` without its `visited` members (positions, marked in the mask),
+    /// from the kept sums and nearest members, or nil when those cannot decide it exactly:
+    /// a visited member on the extent's edge, or the mean moved so far that an entry beyond
+    /// the nearest kept could be the nearer one (by the triangle inequality).
+    private func unvisited(_ level: Level, _ c: Int, cz: Int, visited: [Int]) -> Cluster? {
+        let e = level.extent[c]
+        for i in visited where lat[i] == e.minLat || lat[i] == e.maxLat || lon[i] == e.minLon || lon[i] == e.maxLon { return nil }
+        let count = Double(level.count[c]), rest = count - Double(visited.count)
+        var sx = level.sumX[c], sy = level.sumY[c]
+        for i in visited { sx -= mx[i]; sy -= my[i] }
+        let cx = sx / rest, cy = sy / rest
+        let moved = ((level.sumX[c] / count - cx) * (level.sumX[c] / count - cx)
+                     + (level.sumY[c] / count - cy) * (level.sumY[c] / count - cy)).squareRoot()
+        let near = level.near[Int(level.nearStart[c])..<Int(level.nearStart[c + 1])].map { Int($0) }
+        var best: Int?, bestD = Double.infinity
+        for i in near where !visitedMask[i] {
+            let d = (mx[i] - cx) * (mx[i] - cx) + (my[i] - cy) * (my[i] - cy)
+            if d < bestD || (d == bestD && keyRank[i] < keyRank[best!]) { best = i; bestD = d }
+        }
+        guard let best else { return nil }
+        if near.count < Int(level.count[c]) {
+            let m0x = level.sumX[c] / count, m0y = level.sumY[c] / count, last = near[near.count - 1]
+            let lastD = ((mx[last] - m0x) * (mx[last] - m0x) + (my[last] - m0y) * (my[last] - m0y)).squareRoot()
+            guard lastD - moved - 1e-12 > bestD.squareRoot() else { return nil }
+        }
+        return Cluster(cellZoom: cz, key: level.key[c], total: Int(rest), visited: 0, representative: hit(best), extent: e)
+    }
+
+    /// The `k` of `members` nearest (x, y), nearest first, ties by key.
+    private func nearest(_ members: [Int], toX x: Double, y: Double, k: Int) -> [Int] {
+        func d(_ i: Int) -> Double { (mx[i] - x) * (mx[i] - x) + (my[i] - y) * (my[i] - y) }
+        func before(_ a: Int, _ b: Int) -> Bool { d(a) != d(b) ? d(a) < d(b) : keyRank[a] < keyRank[b] }
+        var kept: [Int] = []
+        kept.reserveCapacity(k + 1)
+        for i in members {
+            if kept.count == k, !before(i, kept[k - 1]) { continue }
+            let at = kept.firstIndex { before(i, $0) } ?? kept.count
+            kept.insert(i, at: at)
+            if kept.count > k { kept.removeLast() }
+        }
+        return kept
     }
 
     private func hit(_ i: Int) -> StationHit { StationHit(fid: fid[i], coordinate: Coordinate(lat: lat[i], lon: lon[i])) }
