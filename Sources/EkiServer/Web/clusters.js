@@ -1,6 +1,7 @@
 // Clusters while zoom < config.clusterBelowZoom: the server's /api/clusters cells (one Web
 // Mercator tile at zoom + 2, split by prefecture) as circles labelled `visited/total`, coloured by
-// completion (red none … green all); a tap zooms to the cluster's bbox. Kept by id like the pins.
+// completion (red none … green all); a tap zooms to the cluster's bbox. Kept by id like the pins;
+// where labels would collide the smaller clusters become dots.
 'use strict';
 
 const clusterLayer = L.featureGroup().addTo(map);
@@ -22,7 +23,7 @@ function clusterIcon(c) {
 }
 
 const clusters = new KeyedLayer(clusterLayer, (c) => {
-  const m = L.marker([c.lat, c.lon], { icon: clusterIcon(c), keyboard: false, zIndexOffset: -c.total });  // small ones on top
+  const m = L.marker([c.lat, c.lon], { icon: clusterIcon(c), keyboard: false, zIndexOffset: c.total });  // big ones on top
   m.on('click', () => {
     const m2 = m.cluster;
     const [w, s, e, n] = m2.bbox;
@@ -45,6 +46,24 @@ const clusters = new KeyedLayer(clusterLayer, (c) => {
 function showClusters(list) {
   state.clusters = list;
   clusters.sync(new Map(list.map((c) => [c.id, { ...c, sig: 'c' }])));
+  declutterClusters();
+}
+
+// Biggest first, a cluster whose label would cover one already labelled is drawn as a small dot
+// (class compact; its label stays in its title).
+function declutterClusters() {
+  const placed = [];
+  const sorted = [...clusters.markers.values()].sort((a, b) => b.cluster.total - a.cluster.total);
+  for (const m of sorted) {
+    const el = m.getElement();
+    if (!el) continue;
+    const p = map.latLngToContainerPoint(m.getLatLng());
+    const w = el.offsetWidth / 2, h = 10;
+    const r = [p.x - w, p.y - h, p.x + w, p.y + h];
+    const hit = placed.some((q) => r[0] < q[2] && q[0] < r[2] && r[1] < q[3] && q[1] < r[3]);
+    el.classList.toggle('compact', hit);
+    if (!hit) placed.push(r);
+  }
 }
 
 // Whether this view asks for clusters rather than pins.
