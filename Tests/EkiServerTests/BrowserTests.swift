@@ -81,4 +81,15 @@ import Testing
         #expect(r.text.contains("all checks passed"))
         #expect(r.text.contains("390x844 50 pans at z15") && r.text.contains("in 47 prefectures, no pins"))
     }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func theLinesPanelInChromium() throws {
+        let r = try run("lines_panel.py")
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("all checks passed"))
+        #expect(r.text.contains("東海道新幹線: 17 rows in /api/line's order (東京 → 品川 → 新横浜"))
+        #expect(r.text.contains("the panel says 1/17 (/api/line 1/17)"))
+    }
 }
