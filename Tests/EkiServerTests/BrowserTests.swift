@@ -40,12 +40,20 @@ import Testing
 
     static var realData: Bool { TestPaths.n02CSV != nil && TestPaths.stationDatabaseMain != nil }
 
-    /// Imports the real data into a fresh folder and runs `script` against it; its output is printed.
-    func run(_ script: String) throws -> (status: Int32, text: String, out: String) {
-        let folder = TestPaths.temporaryDirectory()
-        let db = folder.appendingPathComponent("stations.gpkg").path
+    /// The real data imported once for the suite (the scripts only read it; visits go to their own
+    /// folders): the database path, or the import's error output.
+    static let database: Result<String, ImportFailure> = {
+        let db = TestPaths.temporaryDirectory().appendingPathComponent("stations.gpkg").path
         let imported = runEki(["import", "--db", db, TestPaths.n02CSV!, TestPaths.stationDatabaseMain!])
-        try #require(imported.status == 0, "\(imported.err)")
+        return imported.status == 0 ? .success(db) : .failure(ImportFailure(output: imported.err))
+    }()
+
+    struct ImportFailure: Error { var output: String }
+
+    /// Runs `script` against the imported database in a fresh folder; its output is printed.
+    func run(_ script: String) throws -> (status: Int32, text: String, out: String) {
+        let db = try Self.database.get()
+        let folder = TestPaths.temporaryDirectory()
         let screenshots = folder.appendingPathComponent("screenshots").path
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.python)

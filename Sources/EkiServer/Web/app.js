@@ -172,11 +172,23 @@ function closeList() {
   document.dispatchEvent(new CustomEvent('eki:list', { detail: { open: false } }));
 }
 
-// A stack's tap: 一覧 for that place only.
-function openStackList(features) {
+// A stack's tap: 一覧 for that place only, the place kept in sight beside or above the panel.
+function openStackList(features, latlng) {
   map.closePopup();
   state.listPlace = { features };
   openList();
+  if (latlng) keepInView(latlng);
+}
+
+// Pans the map so that latlng lies in the part of the map no bar or panel covers.
+function keepInView(latlng) {
+  layout();
+  const px = (v) => parseFloat(document.documentElement.style.getPropertyValue(v)) || 0;
+  const free = { left: px('--pl'), right: window.innerWidth - px('--pr'), top: px('--top'),
+                 bottom: window.innerHeight - px('--bottom') - px('--sheet') };
+  const p = map.latLngToContainerPoint(latlng), margin = 40;
+  if (p.x >= free.left + margin && p.x <= free.right - margin && p.y >= free.top + margin && p.y <= free.bottom - margin) return;
+  map.panBy([p.x - (free.left + free.right) / 2, p.y - (free.top + free.bottom) / 2]);
 }
 
 segmented('mode', (v) => {

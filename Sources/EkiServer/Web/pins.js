@@ -53,7 +53,7 @@ function popupContent(p) {
   const b = document.createElement('button');
   b.textContent = t('openStation');
   b.className = 'open-station';
-  b.onclick = () => openStation(p.key);
+  b.onclick = () => openStation(p.key, { reveal: true });
   div.appendChild(b);
   return div;
 }
@@ -72,7 +72,7 @@ const pins = new KeyedLayer(pinLayer, (item) => {
     return m;
   }
   const m = L.marker([lat, lon], { icon: stackIcon(item.features), keyboard: false, riseOnHover: true });
-  m.on('click', () => openStackList(m.features));
+  m.on('click', () => openStackList(m.features, m.getLatLng()));
   return m;
 }, (m, item, fresh) => {
   m.features = item.features;

@@ -7,7 +7,9 @@ let current = null;
 
 function kindText(kind) { return kind ? t(kind) : ''; }
 
-async function openStation(key) {
+// reveal: pan the map so that the station stays in sight beside or above the screen (from its
+// callout; not from 一覧, whose rows follow the view).
+async function openStation(key, { reveal = false } = {}) {
   map.closePopup();
   setBusy(true);
   try {
@@ -49,6 +51,7 @@ async function openStation(key) {
     $('record-error').hidden = true;
     $('station').hidden = false;
     $('station').dataset.key = p.key;
+    if (reveal) keepInView(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0]));
     document.dispatchEvent(new CustomEvent('eki:station', { detail: f }));
   } catch (e) {
     notice('station', tx('cannotStation', e.message), 8000);

@@ -217,6 +217,16 @@ def offline_checks(d, base, v):
     rows = [e.get_attribute("data-key") for e in d.find_elements(By.CSS_SELECTOR, "#list-rows li")]
     check(js(d, "return !document.getElementById('list').hidden") and sorted(rows) == sorted(five),
           f"{tag} tapping the stack opens 一覧 with its five: {d.find_element(By.ID, 'list-title').text}")
+    time.sleep(0.4)
+    settle(d)
+    clear = js(d, """const keys = arguments[0];
+        const st = [...document.querySelectorAll('.stack')].find((e) => e.dataset.keys.split(' ').sort().join(' ') === keys);
+        if (!st) return null;
+        const a = st.getBoundingClientRect(), b = document.getElementById('list').getBoundingClientRect();
+        const t = document.getElementById('toolbar').getBoundingClientRect();
+        const hit = (r) => a.left < r.right && r.left < a.right && a.top < r.bottom && r.top < a.bottom;
+        return !hit(b) && !hit(t) && a.top > document.getElementById('top').getBoundingClientRect().bottom""", " ".join(sorted(five)))
+    check(bool(clear), f"{tag} the stack stays in sight beside or above 一覧")
     no_overlap(d, f"{tag} 一覧 (stack)")
     shot(d, f"odawara-stack-{tag}.png")
     d.find_element(By.CSS_SELECTOR, '#list-rows li[data-key="hakone-tozan/c/小田原"]').click()
