@@ -66,7 +66,10 @@ import Testing
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        print(text + "screenshots: \(screenshots)")
+        // Line by line (one large print to a pipe can lose its start), and kept beside the screenshots.
+        try? text.write(toFile: screenshots + "/output.txt", atomically: true, encoding: .utf8)
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) { print(line) }
+        print("screenshots and output.txt: \(screenshots)")
         return (p.terminationStatus, text, screenshots)
     }
 
