@@ -16,7 +16,7 @@
     ja: {
       'lines.button': '路線', 'lines.title': '路線', 'lines.back': '‹ 路線一覧', 'lines.loading': '読み込み中…',
       'lines.failed': '路線を読めません：{0}', 'lines.none': '路線がありません', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} 路線', 'lines.branch': '支線 {0}', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
+      'lines.lineCount': '{0} 路線', 'lines.sep': '・', 'lines.branch': '支線 {0}', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': '大手私鉄', 'lines.type.準大手私鉄': '準大手私鉄', 'lines.type.公営': '公営',
       'lines.type.第三セクター': '第三セクター', 'lines.type.中小私鉄': '中小私鉄', 'lines.type.路面電車': '路面電車',
       'lines.type.モノレール・新交通': 'モノレール・新交通', 'lines.type.ケーブルカー': 'ケーブルカー', 'lines.type.その他': 'その他',
@@ -24,7 +24,7 @@
     en: {
       'lines.button': 'Lines', 'lines.title': 'Lines', 'lines.back': '‹ All lines', 'lines.loading': 'Loading…',
       'lines.failed': 'cannot read the lines: {0}', 'lines.none': 'no lines', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} lines', 'lines.branch': 'branch {0}', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
+      'lines.lineCount': '{0} lines', 'lines.sep': ' · ', 'lines.branch': 'branch {0}', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': 'Major private railways', 'lines.type.準大手私鉄': 'Semi-major private railways',
       'lines.type.公営': 'Public railways', 'lines.type.第三セクター': 'Third-sector railways',
       'lines.type.中小私鉄': 'Smaller private railways', 'lines.type.路面電車': 'Trams',
@@ -39,6 +39,7 @@
   const tree = $('lines-tree'), stations = $('lines-stations');
   if (!panel || !openButton) return;
   eki.applyI18n(panel);
+  panel.setAttribute('aria-label', t('lines.title'));
   eki.applyI18n(openButton.parentElement);
 
   const state = {
@@ -194,7 +195,7 @@
     sub.innerHTML = '';
     sub.append(el('span', '', line.operator, true));
     for (const w of [line.class === 'shinkansen' ? t('lines.shinkansen') : null, line.loop ? t('lines.loop') : null,
-      t('lines.stations', line.stations.length)]) if (w) sub.append(el('span', '', `・${w}`));
+      t('lines.stations', line.stations.length)]) if (w) sub.append(el('span', '', t('lines.sep') + w));
 
     stations.innerHTML = '';
     let branch = line.stations.length ? line.stations[0].branch : 0;
@@ -252,7 +253,12 @@
 
   // --- Opening and closing ----------------------------------------------------------------------
 
+  // On a phone the station screen and this panel share the sheet (the page hides the panel
+  // while the station screen is open).
+  const covered = () => document.body.classList.contains('narrow') && !$('station').hidden;
+
   function openPanel(showTree = true) {
+    if (covered()) $('station-close').click();  // the station screen gives way
     if (!state.open) {
       if (eki.state.mode === 'list') eki.closeList();
       state.open = true;
@@ -277,7 +283,11 @@
     openButton.setAttribute('aria-pressed', 'false');
   }
 
-  openButton.addEventListener('click', () => (state.open ? closePanel() : openPanel()));
+  openButton.addEventListener('click', () => {
+    if (state.open && covered()) $('station-close').click();  // uncover it, as it was
+    else if (state.open) closePanel();
+    else openPanel();
+  });
   $('lines-close').addEventListener('click', closePanel);
   back.addEventListener('click', () => { showTreeView(); if (state.treeStale) loadTree(); });
   // 一覧 takes the same place: opening it closes this panel.
@@ -298,8 +308,6 @@
       a.dataset.id = ls.id;
       a.onclick = (ev) => {
         ev.preventDefault();
-        // On a phone the station screen and this panel share the sheet.
-        if (document.body.classList.contains('narrow')) $('station-close').click();
         showLine(ls.id);
       };
       li.append(a, el('span', 'nm', countText(ls.visited, ls.total)));
