@@ -272,7 +272,8 @@ Object.assign(window.eki, {
                     names: basemap.names, prefectures: !!basemap.prefectures }),
 });
 
-window.eki.applyI18n(document);
+// The static words, once every script (lines.js too) has added its strings.
+document.addEventListener('DOMContentLoaded', () => window.eki.applyI18n(document));
 document.title = t('title');
 applyLayer();
 layout();

@@ -236,6 +236,13 @@ def offline_checks(d, base, v):
     check(len(d.find_elements(By.CSS_SELECTOR, '#notice p[data-topic="pins"]')) == 1, f"{tag} z12 東京: the pin-cap notice is shown")
     no_overlap(d, f"{tag} 一覧 + notice")
     segment(d, "mode", "map")
+    if d.find_elements(By.ID, "lines-open"):  # the 路線 panel, where it is built
+        d.find_element(By.ID, "lines-open").click()
+        settle(d)
+        check(js(d, "return !document.getElementById('lines').hidden"), f"{tag} 路線 opens its panel")
+        no_overlap(d, f"{tag} 路線 + notice")
+        d.find_element(By.ID, "lines-close").click()
+        settle(d)
 
     # 地点: the list of candidates; a phone closes it after the pick.
     load(d, base + "/" + TOKYO)
@@ -308,6 +315,11 @@ def language_checks(d, base, lang):
     blur_search(d)
     segment(d, "mode", "list")
     seen += texts(d)
+    if d.find_elements(By.ID, "lines-open"):
+        d.find_element(By.ID, "lines-open").click()
+        settle(d)
+        seen += texts(d)
+        segment(d, "mode", "list")
     d.find_element(By.CSS_SELECTOR, '#list-rows li[data-key="jr-east/c/東京"]').click()
     settle(d)
     d.find_element(By.ID, "visit-date").send_keys("2019-08-13")
