@@ -101,8 +101,9 @@ enum WebMercator {
 /// prefecture with their counts, representative and extent. A cluster question then reads only
 /// the cells in view; the visited entries (few) are binned the same way on each question, and
 /// only cells holding some are counted again when they must be left out. Valid for one version
-/// of the file; `SpatialIndex` keeps one and replaces it when the file changes. About 60 bytes
-/// an entry, plus about 70 a cluster of each cell zoom asked. Not thread-safe.
+/// of the file; `SpatialIndex` keeps one and replaces it when the file changes. About 70 bytes
+/// an entry, plus about 100 a cluster of each cell zoom asked (the six asked last are kept). Not
+/// thread-safe.
 final class ClusterGrid {
     /// The deepest cell zoom (Morton codes hold 31 bits per axis).
     static let maxCellZoom = ClusterQuery.maxZoom + ClusterQuery.cellZoomOffset
@@ -124,6 +125,9 @@ final class ClusterGrid {
     /// Scratch: true at the positions of the visited entries during a question.
     private var visitedMask: [Bool]
     private var levels: [Int: Level] = [:]
+    /// Level ids, least recently asked first; at most `keptLevels` are kept.
+    private var recent: [Int] = []
+    private static let keptLevels = 6
 
     /// The clusters of one cell zoom (open entries, or all): sorted by `key` (tile code, then
     /// prefecture), each with its tile's run of positions for questions that must count again.
@@ -243,7 +247,10 @@ final class ClusterGrid {
 
     private func level(_ cz: Int, includeClosed: Bool) -> Level {
         let id = cz * 2 + (includeClosed ? 1 : 0)
+        recent.removeAll { $0 == id }
+        recent.append(id)
         if let l = levels[id] { return l }
+        if recent.count > Self.keptLevels { levels[recent.removeFirst()] = nil }
         var l = Level()
         let shift = UInt64(2 * (Self.bits - cz))
         var start = 0

@@ -15,9 +15,10 @@ extension MapAPI {
         let filter = try p.filter()
         let body: [UInt8] = try readers.with { ctx in
             try ctx.snapshot { visits in
-                let all = try visits.statistics(store: ctx.store, by: nil).total
+                // As `eki stats`: open entries, staff-only stops left out.
+                let visited = visits.completions.values.filter { $0.station.isOpen && $0.station.kind != .staffOnly }.count
                 var out: [UInt8] = []
-                JSONBytes.append("{\"visited\":\(all.visited),\"total\":\(all.total),\"types\":[", to: &out)
+                JSONBytes.append("{\"visited\":\(visited),\"total\":\(try ctx.openTotal()),\"types\":[", to: &out)
                 var type: String?, op: String?
                 for l in try ctx.lines() {
                     let v = l.stationKeys.filter(visits.isVisited).count

@@ -10,7 +10,9 @@ extension MapAPI {
         let p = try APIParameters(r, allowed: ["key"])
         let key = try p.required("key")
         let detail = try readers.with { ctx in
-            try ctx.snapshot { visits in try StationDetail.load(key: key, store: ctx.store, log: ctx.log, visited: visits) }
+            try ctx.snapshot { visits in
+                try StationDetail.load(key: key, store: ctx.store, log: ctx.log, visited: visits, staffOnly: try ctx.staffOnly())
+            }
         }
         guard let detail else { throw APIError(404, "unknown_station", .unknownStation(key)) }
         return .json(detail.json)

@@ -15,6 +15,7 @@ final class ReaderContext {
     private var cachedVisits: VisitedStations?
     private var cachedLines: [Line]?
     private var cachedStaffOnly: Set<String>?
+    private var cachedOpenTotal: Int?
     /// `/api/linework`'s answer for all of Japan, for this version of the station database.
     var linework: [UInt8]?
 
@@ -35,6 +36,7 @@ final class ReaderContext {
                 cachedVisits = nil
                 cachedLines = nil
                 cachedStaffOnly = nil
+                cachedOpenTotal = nil
                 linework = nil
                 storeVersion = sv
             }
@@ -55,6 +57,16 @@ extension ReaderContext {
         let s = try store.entries.keys(of: .staffOnly)
         cachedStaffOnly = s
         return s
+    }
+
+    /// The open entries that count (staff-only stops left out: the total of `eki stats`), for
+    /// this version of the file.
+    func openTotal() throws -> Int {
+        if let n = cachedOpenTotal { return n }
+        let n = try store.entries.count(includeClosed: false)
+            - staffOnly().filter { try store.entries.station(key: $0)?.isOpen == true }.count
+        cachedOpenTotal = n
+        return n
     }
 
     /// The open lines as `eki lines` lists them (by operator type in `OperatorTypes.order`, then

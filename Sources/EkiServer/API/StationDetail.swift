@@ -15,20 +15,23 @@ public struct StationDetail: Sendable {
 
     /// The entry `key` refers to now (aliases followed), or nil.
     /// - Throws: `SQLiteError`.
-    public static func load(key: String, store: StationStore, log: VisitLog, visited: VisitedStations) throws -> StationDetail? {
+    public static func load(key: String, store: StationStore, log: VisitLog, visited: VisitedStations,
+                            staffOnly: Set<String>? = nil) throws -> StationDetail? {
         guard let s = try store.entries.resolve(key: key) else { return nil }
-        return try load(station: s, store: store, log: log, visited: visited)
+        return try load(station: s, store: store, log: log, visited: visited, staffOnly: staffOnly)
     }
 
-    /// The detail of `station`.
-    public static func load(station s: Station, store: StationStore, log: VisitLog, visited: VisitedStations) throws -> StationDetail {
+    /// The detail of `station`; `staffOnly` are the keys of the staff-only stops (read from the
+    /// store when nil), left out of the lines' totals.
+    public static func load(station s: Station, store: StationStore, log: VisitLog, visited: VisitedStations,
+                            staffOnly: Set<String>? = nil) throws -> StationDetail {
         var resolved: [String: String?] = [s.key: s.key]
         var visits: [Visit] = []
         for v in try log.visits() {
             if resolved[v.stationKey] == nil { resolved[v.stationKey] = .some(try log.resolve(v.stationKey, in: store)?.key) }
             if resolved[v.stationKey]! == s.key { visits.append(v) }
         }
-        let staffOnly = try store.entries.keys(of: .staffOnly)
+        let staffOnly = try staffOnly ?? store.entries.keys(of: .staffOnly)
         let lines = try store.lines.lines(through: s.key).map { $0.without(staffOnly) }
             .map { (line: $0, visited: $0.stationKeys.filter(visited.isVisited).count) }
         return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key), lines: lines)
