@@ -16,7 +16,7 @@
     ja: {
       'lines.button': '路線', 'lines.title': '路線', 'lines.back': '‹ 路線一覧', 'lines.loading': '読み込み中…',
       'lines.failed': '路線を読めません：{0}', 'lines.none': '路線がありません', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} 路線', 'lines.sep': '・', 'lines.branch': '支線 {0}', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
+      'lines.lineCount': '{0} 路線', 'lines.sep': '・', 'lines.branch': '支線 {0}', 'lines.unordered': '順序不明', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': '大手私鉄', 'lines.type.準大手私鉄': '準大手私鉄', 'lines.type.公営': '公営',
       'lines.type.第三セクター': '第三セクター', 'lines.type.中小私鉄': '中小私鉄', 'lines.type.路面電車': '路面電車',
       'lines.type.モノレール・新交通': 'モノレール・新交通', 'lines.type.ケーブルカー': 'ケーブルカー', 'lines.type.その他': 'その他',
@@ -24,7 +24,7 @@
     en: {
       'lines.button': 'Lines', 'lines.title': 'Lines', 'lines.back': '‹ All lines', 'lines.loading': 'Loading…',
       'lines.failed': 'cannot read the lines: {0}', 'lines.none': 'no lines', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} lines', 'lines.sep': ' · ', 'lines.branch': 'branch {0}', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
+      'lines.lineCount': '{0} lines', 'lines.sep': ' · ', 'lines.branch': 'branch {0}', 'lines.unordered': 'order unknown', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': 'Major private railways', 'lines.type.準大手私鉄': 'Semi-major private railways',
       'lines.type.公営': 'Public railways', 'lines.type.第三セクター': 'Third-sector railways',
       'lines.type.中小私鉄': 'Smaller private railways', 'lines.type.路面電車': 'Trams',
@@ -198,11 +198,13 @@
       t('lines.stations', line.stations.length)]) if (w) sub.append(el('span', '', t('lines.sep') + w));
 
     stations.innerHTML = '';
-    let branch = line.stations.length ? line.stations[0].branch : 0;
+    // A header where a branch starts, and before the entries no ordered source places (last).
+    const part = (s) => (s.order === null ? 'unordered' : s.branch);
+    let current = 0;
     for (const s of line.stations) {
-      if (s.branch !== branch) {
-        branch = s.branch;
-        stations.appendChild(el('li', 'lines-branch', t('lines.branch', branch)));
+      if (part(s) !== current) {
+        current = part(s);
+        stations.appendChild(el('li', 'lines-branch', current === 'unordered' ? t('lines.unordered') : t('lines.branch', current)));
       }
       const li = el('li', s.visited ? 'visited' : 'unvisited');
       li.dataset.key = s.key;
