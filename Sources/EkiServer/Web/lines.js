@@ -1,5 +1,6 @@
 // 路線: the app's 路線 tab as a panel (#lines, where 一覧 sits). Operator type (JR, 大手私鉄, …)
-// → operator → line with visited/total (GET /api/lines, grouped as `eki lines` groups them); a
+// → operator → line with visited/total (GET /api/lines, grouped as `eki lines` groups them, the
+// toolbar's filter keeping the lines with a visited station or with one not yet visited); a
 // line lists its stations in line order with visited marks (GET /api/line?id=) and is drawn on
 // the map with its stations, fitted to the part of the map left free. The station screen's 路線
 // row becomes one link per line with its n/m (`line_stats` of /api/station). Loaded last; uses
@@ -129,7 +130,9 @@
   async function loadTree() {
     busy(true);
     try {
-      const answer = await getJSON('/api/lines');
+      const filter = eki.state.filter || 'all';
+      const answer = await getJSON(`/api/lines?${new URLSearchParams({ filter })}`);
+      answer.filter = filter;
       state.tree = answer;
       state.treeStale = false;
       if (state.open && !state.line) showTreeView();
@@ -270,7 +273,7 @@
     }
     if (showTree) {
       showTreeView();
-      if (state.treeStale || !state.tree) loadTree();
+      if (state.treeStale || !state.tree || state.tree.filter !== eki.state.filter) loadTree();
     }
   }
 
@@ -291,7 +294,15 @@
     else openPanel();
   });
   $('lines-close').addEventListener('click', closePanel);
-  back.addEventListener('click', () => { showTreeView(); if (state.treeStale) loadTree(); });
+  back.addEventListener('click', () => {
+    showTreeView();
+    if (state.treeStale || state.tree.filter !== eki.state.filter) loadTree();
+  });
+  // The toolbar's 全駅 / 乗下車済駅のみ / 未乗下車駅のみ: the lines with a visited station, or with one
+  // not yet visited (/api/lines?filter=).
+  $('filter').addEventListener('click', () => setTimeout(() => {
+    if (state.open && !state.line && state.tree && state.tree.filter !== eki.state.filter) loadTree();
+  }));
   // 一覧 takes the same place: opening it closes this panel.
   document.addEventListener('eki:list', (e) => { if (e.detail && e.detail.open) closePanel(); });
 

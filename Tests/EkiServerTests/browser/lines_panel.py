@@ -9,9 +9,10 @@ with /api/lines' n/m; choosing it lists /api/line's 17 stations in order (東京
 dots, draws its stroke and its 17 stations inside the part of the map the panel leaves free; a
 station row opens the station screen, which lists 東海道新幹線 with /api/station's n/m; recording
 a visit there turns the row green and the n/m to 1/17 in the panel, the station screen and the
-tree; closing the panel removes the line from the map; a station screen's line link opens the
-line (on a phone the station sheet gives way to it); every visible word is Japanese, and English
-with Accept-Language en; no panel, bar or Leaflet control overlaps another in each state.
+tree; 乗下車済駅のみ keeps the lines of /api/lines?filter=visited; closing the panel removes the
+line from the map; a station screen's line link opens the line (on a phone the station sheet
+gives way to it); every visible word is Japanese, and English with Accept-Language en; no panel,
+bar or Leaflet control overlaps another in each state.
 Screenshots go to DIR. Exits 1 on the first failure.
 """
 import argparse
@@ -186,6 +187,17 @@ try:
     d.find_element(By.ID, "lines-back").click()
     wait_panel(d, n + 1)
     check(text(d, row + " .nm") == "1/17", "back in the tree: JR → JR東海 → 東海道新幹線 1/17")
+    n = loads(d)
+    d.find_element(By.CSS_SELECTOR, '#filter button[data-value="visited"]').click()
+    wait_panel(d, n + 1)
+    got = js(d, "return [...document.querySelectorAll('#lines-tree li[data-id]')].map((li) => li.dataset.id)")
+    want = [ln["id"] for t in server.api("/api/lines?filter=visited")["types"] for o in t["operators"] for ln in o["lines"]]
+    check(got == want and lid in got, f"乗下車済駅のみ: the tree keeps the {len(got)} lines of /api/lines?filter=visited, {LINE_NAME} among them")
+    n = loads(d)
+    d.find_element(By.CSS_SELECTOR, '#filter button[data-value="all"]').click()
+    wait_panel(d, n + 1)
+    check(len(js(d, "return document.querySelectorAll('#lines-tree li[data-id]')")) == len(
+          [1 for t in tree["types"] for o in t["operators"] for ln in o["lines"]]), "全駅: every line again")
     d.find_element(By.ID, "lines-close").click()
     time.sleep(0.2)
     check(js(d, "return document.querySelectorAll('path.line-stroke, path.line-station').length") == 0
