@@ -1,5 +1,6 @@
 // 路線: the app's 路線 tab as a panel (#lines, where 一覧 sits). Operator type (JR, 大手私鉄, …)
-// → operator → line with visited/total (GET /api/lines, grouped as `eki lines` groups them); a
+// → operator → line with visited/total (GET /api/lines, grouped as `eki lines` groups them, the
+// toolbar's filter keeping the lines with a visited station or with one not yet visited); a
 // line lists its stations in line order with visited marks (GET /api/line?id=) and is drawn on
 // the map with its stations, fitted to the part of the map left free. The station screen's 路線
 // row becomes one link per line with its n/m (`line_stats` of /api/station). Loaded last; uses
@@ -16,7 +17,7 @@
     ja: {
       'lines.button': '路線', 'lines.title': '路線', 'lines.back': '‹ 路線一覧', 'lines.loading': '読み込み中…',
       'lines.failed': '路線を読めません：{0}', 'lines.none': '路線がありません', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} 路線', 'lines.branch': '支線 {0}', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
+      'lines.lineCount': '{0} 路線', 'lines.sep': '・', 'lines.branch': '支線 {0}', 'lines.unordered': '順序不明', 'lines.loop': '環状', 'lines.stations': '{0} 駅', 'lines.shinkansen': '新幹線',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': '大手私鉄', 'lines.type.準大手私鉄': '準大手私鉄', 'lines.type.公営': '公営',
       'lines.type.第三セクター': '第三セクター', 'lines.type.中小私鉄': '中小私鉄', 'lines.type.路面電車': '路面電車',
       'lines.type.モノレール・新交通': 'モノレール・新交通', 'lines.type.ケーブルカー': 'ケーブルカー', 'lines.type.その他': 'その他',
@@ -24,7 +25,7 @@
     en: {
       'lines.button': 'Lines', 'lines.title': 'Lines', 'lines.back': '‹ All lines', 'lines.loading': 'Loading…',
       'lines.failed': 'cannot read the lines: {0}', 'lines.none': 'no lines', 'lines.count': '{0}/{1}',
-      'lines.lineCount': '{0} lines', 'lines.branch': 'branch {0}', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
+      'lines.lineCount': '{0} lines', 'lines.sep': ' · ', 'lines.branch': 'branch {0}', 'lines.unordered': 'order unknown', 'lines.loop': 'loop', 'lines.stations': '{0} stations', 'lines.shinkansen': 'Shinkansen',
       'lines.type.JR': 'JR', 'lines.type.大手私鉄': 'Major private railways', 'lines.type.準大手私鉄': 'Semi-major private railways',
       'lines.type.公営': 'Public railways', 'lines.type.第三セクター': 'Third-sector railways',
       'lines.type.中小私鉄': 'Smaller private railways', 'lines.type.路面電車': 'Trams',
@@ -39,6 +40,7 @@
   const tree = $('lines-tree'), stations = $('lines-stations');
   if (!panel || !openButton) return;
   eki.applyI18n(panel);
+  panel.setAttribute('aria-label', t('lines.title'));
   eki.applyI18n(openButton.parentElement);
 
   const state = {
@@ -128,7 +130,9 @@
   async function loadTree() {
     busy(true);
     try {
-      const answer = await getJSON('/api/lines');
+      const filter = eki.state.filter || 'all';
+      const answer = await getJSON(`/api/lines?${new URLSearchParams({ filter })}`);
+      answer.filter = filter;
       state.tree = answer;
       state.treeStale = false;
       if (state.open && !state.line) showTreeView();
@@ -194,14 +198,16 @@
     sub.innerHTML = '';
     sub.append(el('span', '', line.operator, true));
     for (const w of [line.class === 'shinkansen' ? t('lines.shinkansen') : null, line.loop ? t('lines.loop') : null,
-      t('lines.stations', line.stations.length)]) if (w) sub.append(el('span', '', `・${w}`));
+      t('lines.stations', line.stations.length)]) if (w) sub.append(el('span', '', t('lines.sep') + w));
 
     stations.innerHTML = '';
-    let branch = line.stations.length ? line.stations[0].branch : 0;
+    // A header where a branch starts, and before the entries no ordered source places (last).
+    const part = (s) => (s.order === null ? 'unordered' : s.branch);
+    let current = 0;
     for (const s of line.stations) {
-      if (s.branch !== branch) {
-        branch = s.branch;
-        stations.appendChild(el('li', 'lines-branch', t('lines.branch', branch)));
+      if (part(s) !== current) {
+        current = part(s);
+        stations.appendChild(el('li', 'lines-branch', current === 'unordered' ? t('lines.unordered') : t('lines.branch', current)));
       }
       const li = el('li', s.visited ? 'visited' : 'unvisited');
       li.dataset.key = s.key;
@@ -252,7 +258,12 @@
 
   // --- Opening and closing ----------------------------------------------------------------------
 
+  // On a phone the station screen and this panel share the sheet (the page hides the panel
+  // while the station screen is open).
+  const covered = () => document.body.classList.contains('narrow') && !$('station').hidden;
+
   function openPanel(showTree = true) {
+    if (covered()) $('station-close').click();  // the station screen gives way
     if (!state.open) {
       if (eki.state.mode === 'list') eki.closeList();
       state.open = true;
@@ -262,7 +273,7 @@
     }
     if (showTree) {
       showTreeView();
-      if (state.treeStale || !state.tree) loadTree();
+      if (state.treeStale || !state.tree || state.tree.filter !== eki.state.filter) loadTree();
     }
   }
 
@@ -277,9 +288,21 @@
     openButton.setAttribute('aria-pressed', 'false');
   }
 
-  openButton.addEventListener('click', () => (state.open ? closePanel() : openPanel()));
+  openButton.addEventListener('click', () => {
+    if (state.open && covered()) $('station-close').click();  // uncover it, as it was
+    else if (state.open) closePanel();
+    else openPanel();
+  });
   $('lines-close').addEventListener('click', closePanel);
-  back.addEventListener('click', () => { showTreeView(); if (state.treeStale) loadTree(); });
+  back.addEventListener('click', () => {
+    showTreeView();
+    if (state.treeStale || state.tree.filter !== eki.state.filter) loadTree();
+  });
+  // The toolbar's 全駅 / 乗下車済駅のみ / 未乗下車駅のみ: the lines with a visited station, or with one
+  // not yet visited (/api/lines?filter=).
+  $('filter').addEventListener('click', () => setTimeout(() => {
+    if (state.open && !state.line && state.tree && state.tree.filter !== eki.state.filter) loadTree();
+  }));
   // 一覧 takes the same place: opening it closes this panel.
   document.addEventListener('eki:list', (e) => { if (e.detail && e.detail.open) closePanel(); });
 
@@ -298,8 +321,6 @@
       a.dataset.id = ls.id;
       a.onclick = (ev) => {
         ev.preventDefault();
-        // On a phone the station screen and this panel share the sheet.
-        if (document.body.classList.contains('narrow')) $('station-close').click();
         showLine(ls.id);
       };
       li.append(a, el('span', 'nm', countText(ls.visited, ls.total)));

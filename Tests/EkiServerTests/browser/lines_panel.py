@@ -9,19 +9,21 @@ with /api/lines' n/m; choosing it lists /api/line's 17 stations in order (東京
 dots, draws its stroke and its 17 stations inside the part of the map the panel leaves free; a
 station row opens the station screen, which lists 東海道新幹線 with /api/station's n/m; recording
 a visit there turns the row green and the n/m to 1/17 in the panel, the station screen and the
-tree; closing the panel removes the line from the map; a station screen's line link opens the
-line (on a phone the station sheet gives way to it); no panel, bar or Leaflet control overlaps
-another in each state; English with Accept-Language en. Screenshots go to DIR. Exits 1 on the
-first failure.
+tree; 乗下車済駅のみ keeps the lines of /api/lines?filter=visited; closing the panel removes the
+line from the map; a station screen's line link opens the line (on a phone the station sheet
+gives way to it); every visible word is Japanese, and English with Accept-Language en; no panel,
+bar or Leaflet control overlaps another in each state.
+Screenshots go to DIR. Exits 1 on the first failure.
 """
 import argparse
 import os
+import re
 import sys
 import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DESKTOP, PHONE, Server, check, chrome, load, no_overlap, settle, viewport, wait_for
+from common import DESKTOP, PHONE, TEXTS_JS, Server, check, chrome, load, no_overlap, settle, viewport, wait_for
 from selenium.webdriver.common.by import By
 
 ap = argparse.ArgumentParser()
@@ -96,6 +98,18 @@ def station_rows(d):
                  "[li.dataset.key, li.querySelector('.name').textContent, li.classList.contains('visited')])")
 
 
+def language(seen, lang):
+    """Every string outside data (translate="no") in the page's language, as map_screen.py checks it
+    (command-line options such as --aerial-tiles are not words)."""
+    seen = sorted(set(seen))
+    if lang == "ja":
+        bad = [s for s in seen if any(w != "EkiKit" for w in re.findall(r"[A-Za-z]{3,}", re.sub(r"--[a-z-]+", "", s)))]
+    else:
+        bad = [s for s in seen if re.search(r"[\u3040-\u30ff\u3400-\u9fff\uff01-\uff5e]", s)]
+    check(not bad, f"{lang}: the {len(seen)} visible strings with the 路線 panel open are {'Japanese' if lang == 'ja' else 'English'}"
+          + (f" — not: {bad}" if bad else ""))
+
+
 def text(d, sel):
     return js(d, "const e = document.querySelector(arguments[0]); return e ? e.textContent.trim() : null", sel)
 
@@ -129,6 +143,7 @@ try:
     want = f"{shinkansen['visited']}/{shinkansen['total']}"
     check(text(d, row + " .name") == LINE_NAME and text(d, row + " .nm") == want, f"JR → JR東海 → {LINE_NAME} {want}")
     no_overlap(d, "1280x800 路線 tree")
+    seen = js(d, TEXTS_JS)
     d.find_element(By.CSS_SELECTOR, f'#lines-tree details[data-operator="{OPERATOR}"] > summary').click()
     n = loads(d)
     d.find_element(By.CSS_SELECTOR, row).click()
@@ -141,6 +156,7 @@ try:
     line_on_map(d, 17, "1280x800")
     no_overlap(d, "1280x800 路線 line")
     shot(d, "lines-tokaido-1280.png")
+    seen += js(d, TEXTS_JS)
 
     # A station row opens the station screen; it lists the line with n/m.
     d.find_element(By.CSS_SELECTOR, '#lines-stations li[data-key="jr-central/s/東京"]').click()
@@ -152,6 +168,8 @@ try:
           and text(d, link + " + .nm") == f"{stats[lid]['visited']}/{stats[lid]['total']}" == "0/17",
           f"station screen of jr-central/s/東京: {LINE_NAME} 0/17 (of {len(stats)} line)")
     no_overlap(d, "1280x800 路線 line + station screen")
+    seen += js(d, TEXTS_JS)
+    language(seen, "ja")
 
     # Recording a visit: 1/17 in the panel, the station screen and (after 戻る) the tree.
     n = loads(d)
@@ -169,6 +187,17 @@ try:
     d.find_element(By.ID, "lines-back").click()
     wait_panel(d, n + 1)
     check(text(d, row + " .nm") == "1/17", "back in the tree: JR → JR東海 → 東海道新幹線 1/17")
+    n = loads(d)
+    d.find_element(By.CSS_SELECTOR, '#filter button[data-value="visited"]').click()
+    wait_panel(d, n + 1)
+    got = js(d, "return [...document.querySelectorAll('#lines-tree li[data-id]')].map((li) => li.dataset.id)")
+    want = [ln["id"] for t in server.api("/api/lines?filter=visited")["types"] for o in t["operators"] for ln in o["lines"]]
+    check(got == want and lid in got, f"乗下車済駅のみ: the tree keeps the {len(got)} lines of /api/lines?filter=visited, {LINE_NAME} among them")
+    n = loads(d)
+    d.find_element(By.CSS_SELECTOR, '#filter button[data-value="all"]').click()
+    wait_panel(d, n + 1)
+    check(len(js(d, "return document.querySelectorAll('#lines-tree li[data-id]')")) == len(
+          [1 for t in tree["types"] for o in t["operators"] for ln in o["lines"]]), "全駅: every line again")
     d.find_element(By.ID, "lines-close").click()
     time.sleep(0.2)
     check(js(d, "return document.querySelectorAll('path.line-stroke, path.line-station').length") == 0
@@ -209,6 +238,19 @@ try:
     line_on_map(d, 17, "390x844")
     no_overlap(d, "390x844 路線 line")
     shot(d, "lines-tokaido-390.png")
+    d.find_element(By.CSS_SELECTOR, '#lines-stations li[data-key="jr-central/s/品川"]').click()
+    settle(d)
+    check(text(d, "#st-name") == "品川" and js(d, "return getComputedStyle(document.getElementById('lines')).display") == "none",
+          "390x844: a row opens the station sheet in the panel's place")
+    no_overlap(d, "390x844 station sheet over the line")
+    d.find_element(By.ID, "lines-open").click()
+    time.sleep(0.2)
+    check(js(d, "return document.getElementById('station').hidden && getComputedStyle(document.getElementById('lines')).display !== 'none'")
+          and len(station_rows(d)) == 17, "390x844: 路線 with the station sheet open: the sheet gives way to the line as it was")
+    d.find_element(By.ID, "lines-open").click()
+    time.sleep(0.2)
+    check(js(d, "return document.getElementById('lines').hidden && document.querySelectorAll('path.line-stroke').length === 0"),
+          "390x844: 路線 again closes the panel and its line")
 
     # --- English ---------------------------------------------------------------------------------
     e = chrome(args.chromium, args.chromedriver, "en")
@@ -220,6 +262,17 @@ try:
     words = [text(e, "#lines-open"), text(e, "#lines-title"),
              text(e, '#lines-tree details[data-type="大手私鉄"] > summary .name')]
     check(words == ["Lines", "Lines", "Major private railways"], f"English: {words}")
+    seen = js(e, TEXTS_JS)
+    e.find_element(By.CSS_SELECTOR, f'#lines-tree details[data-operator="{OPERATOR}"] > summary').click()
+    n = loads(e)
+    e.find_element(By.CSS_SELECTOR, row).click()
+    wait_panel(e, n + 1)
+    e.find_element(By.CSS_SELECTOR, '#lines-stations li[data-key="jr-central/s/東京"]').click()
+    settle(e)
+    check(text(e, link + " + .nm") == "1/17" and text(e, "#lines-count") == "1/17", "English: 東海道新幹線 1/17 in the panel and the station screen")
+    seen += js(e, TEXTS_JS)
+    language(seen, "en")
+    shot(e, "lines-tokaido-en-1280.png")
     print(f"lines panel checks took {time.time() - start:.1f} s", flush=True)
     print("all checks passed", flush=True)
 finally:
