@@ -29,11 +29,13 @@ window.eki = window.eki || {};
     return esc(s).replace(/\{(\d)\}/g, (_, i) => `<span translate="no">${esc(args[+i] ?? '')}</span>`);
   }
 
+  // root itself too, when it is an element.
   function applyI18n(root) {
-    for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
-    for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
-    for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
-    for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+    const all = (sel) => [...(root.matches && root.matches(sel) ? [root] : []), ...root.querySelectorAll(sel)];
+    for (const el of all('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+    for (const el of all('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+    for (const el of all('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
+    for (const el of all('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
   }
 
   addStrings({
