@@ -1,152 +1,14 @@
-// The map screen of 降りつぶし: pins (red = not yet got on or off there, green = done), the
-// 全駅 / 乗下車済駅のみ / 未乗下車駅のみ toolbar, 一覧 (the stations in view, nearest the centre
-// first), the search bar (駅名 / 読み / 路線 filter the pins; 地点 only moves the map) and the
-// station screen with 「今日乗下車しました」. Plain JavaScript over the JSON API under /api/.
+// The map screen of 降りつぶし, wired together: what a view change loads (clusters below
+// config.clusterBelowZoom, else the pins: /api/bbox, or /api/search while a search filters),
+// the toolbar (全駅 / 乗下車済駅のみ / 未乗下車駅のみ, 地図 / 空撮 / 複合 / 一覧), 一覧 (the stations in
+// view nearest the centre first, or one stack's entries), the bars a map tap hides and shows, the
+// layout every panel takes from the bars' measured size, and ◎ (you are here).
 'use strict';
 
-const config = JSON.parse(document.querySelector('meta[name="eki-config"]').content);
-const token = document.querySelector('meta[name="eki-token"]').content;
-const $ = (id) => document.getElementById(id);
-
-// State read by the page and by the browser tests (window.eki).
-const state = {
-  filter: 'all', mode: 'map', scope: 'name', match: 'prefix',
-  search: null,        // {q, by, match} while a database search filters the pins
-  features: [],        // what the pins show now, in API order
-  total: 0,
-  places: [],          // 地点 candidates
-  loads: 0,
-};
-const markers = new Map();  // key -> circle marker
-
-function segmented(id, onChange) {
-  const box = $(id);
-  box.addEventListener('click', (e) => {
-    const b = e.target.closest('button');
-    if (!b || b.disabled) return;
-    for (const o of box.querySelectorAll('button')) o.classList.toggle('on', o === b);
-    onChange(b.dataset.value);
-  });
-}
-
-function setBusy(busy) { document.body.dataset.busy = busy ? '1' : '0'; }
-
-if (!window.L || !config.leaflet) {
-  $('missing').hidden = false;
-  setBusy(false);
-  throw new Error('Leaflet is missing: install libjs-leaflet');
-}
-
-// --- The map and the view in the URL (#zoom/lat/lon, as openstreetmap.org writes it) -------
-
-function viewFromHash() {
-  const m = /^#(\d{1,2})\/(-?\d+(?:\.\d+)?)\/(-?\d+(?:\.\d+)?)$/.exec(location.hash);
-  if (!m) return null;
-  const z = +m[1], lat = +m[2], lon = +m[3];
-  if (z > 19 || Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return { z, lat, lon };
-}
-
-const start = viewFromHash() || { z: 15, lat: 35.681236, lon: 139.767125 };  // 東京駅
-const map = L.map('map', { zoomControl: true, preferCanvas: false }).setView([start.lat, start.lon], start.z);
-if (config.tiles) {
-  L.tileLayer(config.tiles.url, { maxZoom: 19, attribution: config.tiles.attribution }).addTo(map);
-}
-map.attributionControl.addAttribution('出典：国土数値情報（鉄道データ・行政区域データ）（国土交通省）を加工して作成');
-
-fetch('/prefectures.geojson').then((r) => r.ok ? r.json() : null).then((g) => {
-  if (!g) return;
-  const outlines = L.geoJSON(g, {
-    interactive: false,
-    style: { color: '#667', weight: 1, fill: !config.tiles, fillColor: '#f7f5ee', fillOpacity: 1, opacity: config.tiles ? 0.5 : 0.9 },
-  }).addTo(map);
-  outlines.bringToBack();
-}).catch(() => {});
-
-function writeHash() {
-  const c = map.getCenter();
-  const hash = `#${map.getZoom()}/${c.lat.toFixed(5)}/${c.lng.toFixed(5)}`;
-  if (location.hash !== hash) history.replaceState(null, '', hash);
-}
-
-window.addEventListener('hashchange', () => {
-  const v = viewFromHash();
-  if (v) map.setView([v.lat, v.lon], v.z);
-});
-
-// --- Pins ------------------------------------------------------------------------------------
-
-const pinLayer = L.featureGroup().addTo(map);
-
-function pinStyle(visited) {
-  return visited
-    ? { radius: 7, color: '#0b5d22', weight: 1.5, fillColor: '#1a9b3c', fillOpacity: 0.95 }
-    : { radius: 7, color: '#8a1010', weight: 1.5, fillColor: '#dd3333', fillOpacity: 0.95 };
-}
-
-function label(p) {
-  return `${p.name}（${p.operator || '-'}${p.class === 'shinkansen' ? '・新幹線' : ''}）`;
-}
-
-function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]));
-}
-
-function showPins(features) {
-  pinLayer.clearLayers();
-  markers.clear();
-  for (const f of features) {
-    const p = f.properties;
-    const [lon, lat] = f.geometry.coordinates;
-    const m = L.circleMarker([lat, lon], { ...pinStyle(p.visited), className: 'pin' });
-    m.feature = f;
-    m.bindPopup(() => {
-      const div = document.createElement('div');
-      div.innerHTML = `<b>${escapeHTML(p.name)}</b><br>${escapeHTML(p.operator || '-')}${p.class === 'shinkansen' ? '（新幹線）' : ''}<br>`;
-      const b = document.createElement('button');
-      b.textContent = '駅情報 ›';
-      b.className = 'open-station';
-      b.onclick = () => openStation(p.key);
-      div.appendChild(b);
-      return div;
-    });
-    m.addTo(pinLayer);
-    const el = m.getElement();
-    if (el) {
-      el.dataset.key = p.key;
-      el.dataset.name = p.name;
-      el.classList.add(p.visited ? 'pin-visited' : 'pin-unvisited');
-    }
-    markers.set(p.key, m);
-  }
-}
-
-function setPinVisited(key, visited, completed) {
-  const m = markers.get(key);
-  if (!m) return;
-  m.feature.properties.visited = visited;
-  m.feature.properties.completed = completed;
-  m.setStyle(pinStyle(visited));
-  const el = m.getElement();
-  if (el) {
-    el.classList.toggle('pin-visited', visited);
-    el.classList.toggle('pin-unvisited', !visited);
-  }
-  if (state.mode === 'list') renderList();
-}
-
-function notice(text) {
-  $('notice').textContent = text || '';
-  $('notice').hidden = !text;
-}
+// --- Loading a view --------------------------------------------------------------------------
 
 let pending = null;
-async function getJSON(url, signal) {
-  const r = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-  const body = await r.json().catch(() => ({ error: 'bad_answer', message: `HTTP ${r.status}` }));
-  if (!r.ok) throw Object.assign(new Error(body.message || `HTTP ${r.status}`), { status: r.status, body });
-  return body;
-}
+let listPending = null;
 
 function boundsParam() {
   const b = map.getBounds();
@@ -161,32 +23,56 @@ async function reload() {
   pending = ctl;
   setBusy(true);
   try {
-    let fc;
-    if (state.search) {
-      const q = new URLSearchParams({ q: state.search.q, by: state.search.by, match: state.search.match,
-        limit: String(config.pins), filter: state.filter });
-      const c = map.getCenter();
-      q.set('near', `${c.lat.toFixed(6)},${c.lng.toFixed(6)}`);
-      state.lastURL = `/api/search?${q}`;
-      fc = await getJSON(state.lastURL, ctl.signal);
-      fc.total = fc.features.length;
-      notice(fc.features.length ? '' : `「${state.search.q}」に一致する駅はありません`);
+    if (clusterView()) {
+      const q = new URLSearchParams({ bbox: boundsParam(), zoom: String(map.getZoom()), filter: state.filter });
+      state.lastURL = `/api/clusters?${q}`;
+      let answer;
+      try {
+        answer = await getJSON(state.lastURL, ctl.signal);
+      } catch (e) {
+        if (e.status !== 404) throw e;
+        state.clustersMissing = true;  // a server without clusters: pins at every zoom
+        return reload();
+      }
+      if (ctl.signal.aborted) return;
+      state.features = [];
+      state.total = answer.total;
+      showPins([]);
+      showClusters(answer.clusters);
+      notice('pins', '');
     } else {
-      const q = new URLSearchParams({ bbox: boundsParam(), limit: String(config.pins), filter: state.filter });
-      state.lastURL = `/api/bbox?${q}`;
-      fc = await getJSON(state.lastURL, ctl.signal);
-      const more = fc.total - fc.features.length;
-      notice(more > 0 ? `ほかに ${more} 駅あります：ズームしてください (${more} more here: zoom in)` : '');
+      let fc;
+      if (state.search) {
+        const q = new URLSearchParams({ q: state.search.q, by: state.search.by, match: state.search.match,
+          limit: String(config.pins), filter: state.filter });
+        const c = map.getCenter();
+        q.set('near', `${c.lat.toFixed(6)},${c.lng.toFixed(6)}`);
+        state.lastURL = `/api/search?${q}`;
+        fc = await getJSON(state.lastURL, ctl.signal);
+        fc.total = fc.features.length;
+        notice('pins', fc.features.length ? '' : tx('noMatch', state.search.q));
+      } else {
+        const q = new URLSearchParams({ bbox: boundsParam(), limit: String(config.pins), filter: state.filter });
+        state.lastURL = `/api/bbox?${q}`;
+        fc = await getJSON(state.lastURL, ctl.signal);
+        const more = fc.total - fc.features.length;
+        notice('pins', more > 0 ? tx('more', more.toLocaleString()) : '');
+      }
+      if (ctl.signal.aborted) return;
+      state.features = fc.features;
+      state.total = fc.total;
+      showClusters([]);
+      showPins(fc.features);
     }
-    if (ctl.signal.aborted) return;
-    state.features = fc.features;
-    state.total = fc.total;
-    showPins(fc.features);
     state.loads += 1;
-    if (state.mode === 'list') await renderList();
+    if (state.firstPaintMs === null) {
+      state.firstPaintMs = performance.now();
+      if (basemap.deferred) loadLinework();
+    }
+    if (state.mode === 'list' && !state.listPlace) await renderList();
   } catch (e) {
     if (e.name === 'AbortError') return;
-    notice(`読み込めません: ${e.message}`);
+    notice('pins', tx('cannotLoad', e.message));
   } finally {
     if (pending === ctl) { pending = null; setBusy(!!listPending); }
   }
@@ -199,255 +85,209 @@ function scheduleReload() {
   timer = setTimeout(reload, 120);
 }
 
-map.on('moveend', () => { writeHash(); if (!state.search) scheduleReload(); else if (state.mode === 'list') renderList(); });
+map.on('moveend', () => {
+  writeHash();
+  if (!state.search) scheduleReload(); else if (state.mode === 'list' && !state.listPlace) renderList();
+});
 
-// --- 一覧: the stations in view (or the search's matches), nearest the map centre first ------
+// --- 一覧 ------------------------------------------------------------------------------------
 
-function distanceText(m) { return m < 1000 ? `${Math.round(m)} m` : `${(m / 1000).toFixed(2)} km`; }
+function distanceText(m) { return m < 1000 ? t('m', Math.round(m)) : t('km', (m / 1000).toFixed(2)); }
 
-let listPending = null;
+function stationRow(f) {
+  const p = f.properties;
+  const li = document.createElement('li');
+  li.dataset.key = p.key;
+  li.className = p.visited ? 'visited' : 'unvisited';
+  const d = p.distance_m !== undefined ? p.distance_m : map.getCenter().distanceTo([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
+  li.innerHTML = `<span class="dot"></span><span class="name" translate="no">${escapeHTML(p.name)}</span>` +
+    `<span class="sub"><span translate="no">${escapeHTML(operatorName(p))}</span>${p.class === 'shinkansen' ? escapeHTML(t('withShinkansen')) : ''}` +
+    `${t('gap')}<span translate="no">${escapeHTML(p.lines.join(t('listSep')))}</span></span><span class="dist">${distanceText(d)}</span>`;
+  li.onclick = () => openStation(p.key);
+  return li;
+}
+
+function fillList(titleHTML, rows) {
+  $('list-title').innerHTML = titleHTML;
+  $('list-rows').replaceChildren(...rows);
+}
+
 async function renderList() {
-  const rows = $('list-rows');
   if (state.places.length) {
-    rows.innerHTML = '';
-    $('list-title').textContent = `地点「${state.placeQuery}」`;
-    for (const f of state.places) {
+    fillList(tx('placesTitle', state.placeQuery), state.places.map((f) => {
       const li = document.createElement('li');
       li.className = 'place-row';
       li.dataset.title = f.properties.title;
-      li.innerHTML = `<span class="name">${escapeHTML(f.properties.title)}</span><span class="sub">${escapeHTML(f.properties.provider)}</span>`;
+      li.innerHTML = `<span class="name" translate="no">${escapeHTML(f.properties.title)}</span><span class="sub" translate="no">${escapeHTML(f.properties.provider)}</span>`;
       li.onclick = () => goToPlace(f);
-      rows.appendChild(li);
-    }
+      return li;
+    }));
     return;
   }
-  let features, title;
+  if (state.listPlace) {
+    const fs = state.listPlace.features;
+    fillList(tx('stackTitle', fs[0].properties.name, fs.length), fs.map(stationRow));
+    return;
+  }
   if (state.search) {
     // The matches, nearest the map centre first (the search asked with near=centre).
-    features = state.features;
-    title = `検索「${state.search.q}」: ${features.length} 駅`;
-  } else {
-    // The stations in view, nearest the map centre first: /api/nearest from the centre, kept
-    // while inside the view.
-    if (listPending) listPending.abort();
-    const ctl = new AbortController();
-    listPending = ctl;
-    setBusy(true);
-    try {
-      const c = map.getCenter(), b = map.getBounds();
-      const q = new URLSearchParams({ lat: c.lat.toFixed(7), lon: c.lng.toFixed(7), k: String(config.pins), filter: state.filter });
-      state.listURL = `/api/nearest?${q}`;
-      const fc = await getJSON(state.listURL, ctl.signal);
-      features = fc.features.filter((f) => b.contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])));
-    } catch (e) {
-      if (e.name !== 'AbortError') notice(`一覧を読めません: ${e.message}`);
-      return;
-    } finally {
-      if (listPending === ctl) { listPending = null; setBusy(!!pending); }
-    }
-    title = `一覧: ${features.length} 駅（地図の中心から近い順）`;
+    fillList(tx('searchTitle', state.search.q, state.features.length), state.features.map(stationRow));
+    return;
   }
-  rows.innerHTML = '';
-  $('list-title').textContent = title;
-  for (const f of features) {
-    const p = f.properties;
-    const li = document.createElement('li');
-    li.dataset.key = p.key;
-    li.className = p.visited ? 'visited' : 'unvisited';
-    const d = p.distance_m !== undefined ? p.distance_m : map.getCenter().distanceTo([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
-    li.innerHTML = `<span class="dot"></span><span class="name">${escapeHTML(p.name)}</span>` +
-      `<span class="sub">${escapeHTML(p.operator || '-')}${p.class === 'shinkansen' ? '・新幹線' : ''}　${escapeHTML(p.lines.join('、'))}</span>` +
-      `<span class="dist">${distanceText(d)}</span>`;
-    li.onclick = () => openStation(p.key);
-    rows.appendChild(li);
+  // The stations in view, nearest the map centre first: /api/nearest from the centre, kept while
+  // inside the view.
+  if (listPending) listPending.abort();
+  const ctl = new AbortController();
+  listPending = ctl;
+  setBusy(true);
+  let features;
+  try {
+    const c = map.getCenter(), b = map.getBounds();
+    const q = new URLSearchParams({ lat: c.lat.toFixed(7), lon: c.lng.toFixed(7), k: String(config.pins), filter: state.filter });
+    state.listURL = `/api/nearest?${q}`;
+    const fc = await getJSON(state.listURL, ctl.signal);
+    features = fc.features.filter((f) => b.contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])));
+  } catch (e) {
+    if (e.name !== 'AbortError') { console.error(e); notice('list', tx('cannotList', e.message), 8000); }
+    return;
+  } finally {
+    if (listPending === ctl) { listPending = null; setBusy(!!pending); }
   }
+  fillList(tx('listTitle', features.length), features.map(stationRow));
+}
+
+function openList() {
+  state.mode = 'list';
+  selectSegment('mode', 'list');
+  $('list').hidden = false;
+  document.dispatchEvent(new CustomEvent('eki:list', { detail: { open: true } }));
+  renderList();
+}
+
+function closeList() {
+  state.mode = 'map';
+  state.listPlace = null;
+  $('list').hidden = true;
+  selectSegment('mode', state.layer);
+  document.dispatchEvent(new CustomEvent('eki:list', { detail: { open: false } }));
+}
+
+// A stack's tap: 一覧 for that place only, the place kept in sight beside or above the panel.
+function openStackList(features, latlng) {
+  map.closePopup();
+  state.listPlace = { features };
+  openList();
+  if (latlng) keepInView(latlng);
+}
+
+// Pans the map so that latlng lies in the part of the map no bar or panel covers.
+function keepInView(latlng) {
+  layout();
+  const px = (v) => parseFloat(document.documentElement.style.getPropertyValue(v)) || 0;
+  const free = { left: px('--pl'), right: window.innerWidth - px('--pr'), top: px('--top'),
+                 bottom: window.innerHeight - px('--bottom') - px('--sheet') };
+  const p = map.latLngToContainerPoint(latlng), margin = 40;
+  if (p.x >= free.left + margin && p.x <= free.right - margin && p.y >= free.top + margin && p.y <= free.bottom - margin) return;
+  map.panBy([p.x - (free.left + free.right) / 2, p.y - (free.top + free.bottom) / 2]);
 }
 
 segmented('mode', (v) => {
-  state.mode = v;
-  $('list').hidden = v !== 'list';
-  if (v === 'list') renderList();
+  if (v === 'list') { state.listPlace = null; openList(); return; }
+  state.layer = v;
+  if (state.mode === 'list') closeList();
+  applyLayer();
 });
 
-segmented('filter', (v) => { state.filter = v; reload(); });
+segmented('filter', (v) => { state.filter = v; state.listPlace = null; reload(); });
 
-// --- Search: 駅名 / 読み / 路線 filter the pins; 地点 geocodes and only moves the map -----------
+// --- The bars: a tap on an empty part of the map hides or shows both ---------------------------
 
-segmented('scope', (v) => {
-  state.scope = v;
-  for (const b of $('match').querySelectorAll('button')) b.disabled = v === 'place';
+let popupOpen = false, popupAtPress = false, tapTimer = null;
+map.on('popupopen', () => { popupOpen = true; });
+map.on('popupclose', () => { popupOpen = false; });
+map.on('preclick', () => { popupAtPress = popupOpen; });
+map.on('click', () => {
+  if (popupAtPress) return;  // that tap closed a callout
+  clearTimeout(tapTimer);
+  tapTimer = setTimeout(() => setBars(document.body.classList.contains('bars-hidden')), 260);
 });
-segmented('match', (v) => { state.match = v; });
+map.on('dblclick zoomstart', () => clearTimeout(tapTimer));
 
-$('search').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const q = $('q').value.trim();
-  if (!q) return clearSearch();
-  if (state.scope === 'place') return searchPlace(q);
-  state.places = [];
-  state.search = { q, by: state.scope, match: state.match };
-  await reload();
-  // Matches out of view: show them.
-  if (state.features.length && !state.features.some((f) => map.getBounds().contains(L.latLng(f.geometry.coordinates[1], f.geometry.coordinates[0])))) {
-    map.fitBounds(pinLayer.getBounds(), { maxZoom: 15, padding: [30, 30] });
-  }
-});
-
-function clearSearch() {
-  $('q').value = '';
-  state.places = [];
-  placeLayer.clearLayers();
-  if (state.search) { state.search = null; reload(); } else if (state.mode === 'list') renderList();
-}
-$('clear').addEventListener('click', clearSearch);
-
-async function searchPlace(q) {
-  setBusy(true);
-  try {
-    const fc = await getJSON(`/api/geocode?${new URLSearchParams({ q })}`);
-    state.places = fc.features;
-    state.placeQuery = q;
-    notice('');
-    if (fc.features.length === 1) { goToPlace(fc.features[0]); return; }
-    state.mode = 'list';
-    for (const b of $('mode').querySelectorAll('button')) b.classList.toggle('on', b.dataset.value === 'list');
-    $('list').hidden = false;
-    renderList();
-  } catch (e) {
-    notice(e.status === 404 ? `「${q}」は見つかりません` : `地点を検索できません: ${e.message}`);
-  } finally {
-    setBusy(false);
-  }
+function setBars(shown) {
+  document.body.classList.toggle('bars-hidden', !shown);
+  if (!shown) { $('q').blur(); setSearching(false); }
+  layout();
 }
 
-const placeLayer = L.layerGroup().addTo(map);
+// --- Layout: panels and Leaflet's corners from the bars' measured size ---------------------------
 
-function goToPlace(f) {
-  const [lon, lat] = f.geometry.coordinates;
-  state.places = [];
-  placeLayer.clearLayers();
-  L.circleMarker([lat, lon], { radius: 9, color: '#1f4fa8', weight: 3, fill: false, interactive: false, className: 'place' })
-    .bindTooltip(f.properties.title, { permanent: true, direction: 'right' }).addTo(placeLayer);
+// Sets on <html>: --top / --bottom (the bars' inner edges, 0 while hidden), --pl / --pr (the
+// width of an open side panel, wide screens) and --sheet (the open bottom sheet, phones).
+function layout() {
+  const root = document.documentElement.style;
+  const hidden = document.body.classList.contains('bars-hidden');
+  const narrow = window.innerWidth < 700;
+  document.body.classList.toggle('narrow', narrow);
+  const stationOpen = !$('station').hidden;
+  document.body.classList.toggle('station-open', stationOpen);
+  // Layout boxes (offset*), not the transformed ones: the bars slide while they hide and show.
+  root.setProperty('--top', `${hidden ? 0 : $('top').offsetTop + $('top').offsetHeight}px`);
+  root.setProperty('--bottom', `${hidden ? 0 : window.innerHeight - $('toolbar').offsetTop}px`);
+  const right = [...document.querySelectorAll('.panel.right')].find((el) => !el.hidden && el.offsetParent !== null);
+  const width = (el) => (el ? Math.ceil(el.getBoundingClientRect().width) : 0);
+  root.setProperty('--pl', `${narrow || !stationOpen ? 0 : width($('station'))}px`);
+  root.setProperty('--pr', `${narrow ? 0 : width(right)}px`);
+  const sheet = narrow ? (stationOpen ? $('station') : right) : null;
+  root.setProperty('--sheet', `${sheet ? Math.ceil(sheet.getBoundingClientRect().height) : 0}px`);
+}
+
+new ResizeObserver(layout).observe($('top'));
+new ResizeObserver(layout).observe($('toolbar'));
+window.addEventListener('resize', layout);
+new MutationObserver(layout).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['hidden'] });
+
+// --- ◎: you are here -------------------------------------------------------------------------
+
+const hereLayer = L.layerGroup().addTo(map);
+function showHere(pos) {
+  const { latitude: lat, longitude: lon, accuracy } = pos.coords;
+  hereLayer.clearLayers();
+  if (accuracy) L.circle([lat, lon], { radius: accuracy, interactive: false, color: '#1f6fd1', weight: 1, fillOpacity: 0.08 }).addTo(hereLayer);
+  L.circleMarker([lat, lon], { radius: 7, color: '#fff', weight: 3, fillColor: '#1f6fd1', fillOpacity: 1, className: 'here', interactive: false })
+    .bindTooltip(t('youAreHere'), { direction: 'top', offset: [0, -8] }).addTo(hereLayer);
+  state.here = { lat, lon, accuracy };
   map.setView([lat, lon], Math.max(map.getZoom(), 15));
-  if (state.mode === 'list') renderList();
 }
-
-// --- Current position ------------------------------------------------------------------------
 
 if (navigator.geolocation) {
   $('locate').addEventListener('click', () => {
-    navigator.geolocation.getCurrentPosition(
-      (p) => map.setView([p.coords.latitude, p.coords.longitude], Math.max(map.getZoom(), 15)),
-      (err) => notice(`現在位置を取得できません: ${err.message}`),
+    navigator.geolocation.getCurrentPosition(showHere, (err) => notice('here', tx('noPosition', err.message), 8000),
       { enableHighAccuracy: true, timeout: 10000 });
   });
 } else {
   $('locate').hidden = true;
 }
 
-// --- The station screen ----------------------------------------------------------------------
+// --- For the other scripts (lines.js) and the browser tests ---------------------------------------
 
-let current = null;
+Object.assign(window.eki, {
+  map, state, config, layout, closeList, openList, openStation, linePane: 'ekiLine',
+  markers: pins.markers,
+  pins: () => state.features.map((f) => ({ key: f.properties.key, name: f.properties.name, visited: f.properties.visited })),
+  created: () => ({ pins: pins.created, clusters: clusters.created, names: names.created }),
+  markerIds: () => pins.ids(),
+  clusters: () => state.clusters.map((c) => ({ id: c.id, prefecture: c.prefecture, total: c.total, visited: c.visited })),
+  stacks: () => [...pins.markers.values()].filter((m) => m.features.length > 1).map((m) => m.features.map((f) => f.properties.key)),
+  tiles: () => ({ map: { loads: streets.loads, errors: streets.errors, failed: streets.failed, shown: !!streets.layer && map.hasLayer(streets.layer) },
+                  aerial: { loads: aerial.loads, errors: aerial.errors, failed: aerial.failed, shown: !!aerial.layer && map.hasLayer(aerial.layer) } }),
+  basemap: () => ({ overlay: basemap.overlay, lines: basemap.linework && map.hasLayer(basemap.linework) ? basemap.lines : 0,
+                    names: basemap.names, prefectures: !!basemap.prefectures }),
+});
 
-async function openStation(key) {
-  map.closePopup();
-  setBusy(true);
-  try {
-    const f = await getJSON(`/api/station?${new URLSearchParams({ key })}`);
-    current = f;
-    const p = f.properties;
-    $('st-name').textContent = p.name + (p.open ? '' : '（廃止）');
-    $('st-reading').textContent = p.reading || '';
-    $('st-operator').textContent = p.operator || '-';
-    $('st-class').textContent = p.class === 'shinkansen' ? '新幹線' : '在来線';
-    $('st-lines').textContent = p.lines.join('、') || '-';
-    $('st-prefecture').textContent = p.prefecture || '-';
-    $('st-completed').textContent = p.visited ? `済（${p.completed || '日付不明'}）` : 'まだ';
-    $('st-key').textContent = p.key;
-    const ul = $('st-visits');
-    ul.innerHTML = '';
-    for (const v of p.visits) {
-      const li = document.createElement('li');
-      li.textContent = `${v.date || '日付不明'}　${v.kind || ''}　${v.note || ''}`;
-      if (!config.readOnly) {
-        const del = document.createElement('button');
-        del.textContent = '削除';
-        del.className = 'delete-visit';
-        del.onclick = () => removeVisit(v.id);
-        li.appendChild(del);
-      }
-      ul.appendChild(li);
-    }
-    $('record').hidden = config.readOnly;
-    $('record-error').hidden = true;
-    $('station').hidden = false;
-    $('station').dataset.key = p.key;
-  } catch (e) {
-    notice(`駅情報を読めません: ${e.message}`);
-  } finally {
-    setBusy(false);
-  }
-}
-
-$('station-close').addEventListener('click', () => { $('station').hidden = true; current = null; });
-
-function today() {
-  const d = new Date();
-  const two = (n) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
-}
-
-async function send(method, url, body) {
-  const r = await fetch(url, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', 'X-Eki-Token': token },
-  });
-  const answer = await r.json().catch(() => ({ message: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(answer.message || `HTTP ${r.status}`);
-  return answer;
-}
-
-// Sends a visit change for the open station (`request` gets its key): the pin takes the answer's
-// state at once, `after` sees the answer, and the station screen is read again; an error is shown
-// under the buttons.
-async function changeVisit(request, after) {
-  if (!current) return;
-  const key = current.properties.key;
-  setBusy(true);
-  try {
-    const a = await request(key);
-    setPinVisited(key, a.visited, a.completed);
-    if (after) after(a);
-    await openStation(key);
-  } catch (e) {
-    $('record-error').textContent = e.message;
-    $('record-error').hidden = false;
-  } finally {
-    setBusy(false);
-  }
-}
-
-function record(date) {
-  const kind = $('visit-kind').value || null;
-  return changeVisit((key) => send('POST', '/api/visits', { key, date, kind, note: null }),
-                     (a) => { if (state.filter === 'unvisited' && a.visited) reload(); });
-}
-
-function removeVisit(id) {
-  return changeVisit(() => send('DELETE', `/api/visits/${id}`));
-}
-
-$('today').addEventListener('click', () => record(today()));
-$('record').addEventListener('submit', (e) => { e.preventDefault(); record($('visit-date').value.trim() || null); });
-
-// --- For the browser tests -------------------------------------------------------------------
-
-window.eki = {
-  map, state, markers,
-  pins: () => [...markers.values()].map((m) => ({ key: m.feature.properties.key, name: m.feature.properties.name,
-    visited: m.feature.properties.visited })),
-  openStation,
-};
-
+// The static words, once every script (lines.js too) has added its strings.
+document.addEventListener('DOMContentLoaded', () => window.eki.applyI18n(document));
+document.title = t('title');
+applyLayer();
+layout();
 writeHash();
 reload();

@@ -3,7 +3,7 @@
 
 Usage: map_flow.py --eki PATH/eki --db STATIONS.gpkg --out DIR --geocoder geocoder_server.py
 
-Starts a loopback fake geocoder and `eki serve --tiles none` on an ephemeral port, then checks on
+Starts a loopback fake geocoder and `eki serve --tiles none` on an ephemeral port (1280x800 viewport), then checks on
 the real N02-23 + station_database database:
   1. the pins in a viewport around 東京駅 are exactly /api/bbox's features (same URL the page asked);
   2. 「一覧」 at 小田原駅 lists the five 小田原 entries first, in /api/nearest order;
@@ -18,17 +18,14 @@ on the first failure.
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
 import urllib.parse
 import urllib.request
 
-signal.pthread_sigmask(signal.SIG_UNBLOCK, signal.valid_signals())
-
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import DESKTOP, Server, check, chrome, settle as settle_in, viewport
 from selenium.webdriver.common.by import By
 
 ap = argparse.ArgumentParser()
@@ -38,15 +35,10 @@ ap.add_argument("--out", required=True)
 ap.add_argument("--geocoder", required=True)
 ap.add_argument("--chromium", default="/usr/bin/chromium")
 ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+ap.add_argument("--web", help="serve the page from this folder (eki serve --web)")
 args = ap.parse_args()
 os.makedirs(args.out, exist_ok=True)
 visits = os.path.join(args.out, "visits.sqlite")
-
-
-def check(ok, what):
-    print(("ok   " if ok else "FAIL ") + what, flush=True)
-    if not ok:
-        raise SystemExit(1)
 
 
 geocoder = subprocess.Popen([sys.executable, args.geocoder], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -54,19 +46,13 @@ gport = int(geocoder.stdout.readline())
 
 
 def start_server():
-    env = dict(os.environ, EKI_GSI_ENDPOINT=f"http://127.0.0.1:{gport}/ok", EKI_PROVIDERS="stations,gsi", EKI_CACHE="",
-               XDG_RUNTIME_DIR=os.path.join(args.out, "runtime"), XDG_CACHE_HOME=os.path.join(args.out, "cache"))
-    p = subprocess.Popen([args.eki, "serve", "--db", args.db, "--visits", visits, "--listen", "127.0.0.1:0", "--tiles", "none"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    line = p.stdout.readline()
-    check(line.startswith("eki serve: http://127.0.0.1:"), f"eki serve started: {line.strip()}")
-    return p, line.split()[2]
+    web = ["--web", args.web] if args.web else []
+    s = Server(args.eki, args.db, visits, args.out, ["--tiles", "none", "--aerial-tiles", "none"] + web, gport)
+    return s, s.base + "/"
 
 
-def stop_server(p):
-    p.send_signal(signal.SIGTERM)
-    p.wait(timeout=10)
-    check(p.returncode == 0, "eki serve stopped cleanly on SIGTERM")
+def stop_server(s):
+    check(s.stop() == 0, "eki serve stopped cleanly on SIGTERM")
 
 
 def api(path):
@@ -75,24 +61,12 @@ def api(path):
 
 
 server, base = start_server()
-options = webdriver.ChromeOptions()
-options.binary_location = args.chromium
-for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--lang=ja"]:
-    options.add_argument(a)
-driver = webdriver.Chrome(service=Service(args.chromedriver), options=options)
+driver = chrome(args.chromium, args.chromedriver, "ja")
+viewport(driver, DESKTOP)
 
 
 def settle(timeout=15):
-    """Waits until the page has no request in flight (body[data-busy=0]) for a moment."""
-    end = time.time() + timeout
-    quiet = 0
-    while time.time() < end:
-        busy = driver.execute_script("return document.body.dataset.busy")
-        quiet = quiet + 1 if busy == "0" else 0
-        if quiet >= 3:
-            return
-        time.sleep(0.1)
-    raise SystemExit("FAIL the page stayed busy")
+    settle_in(driver, timeout)
 
 
 def js(script, *a):
@@ -108,6 +82,8 @@ def shot(name):
 
 
 def click_segment(group, value):
+    if group in ("scope", "match"):  # the scope rows show while the search field is in use
+        driver.find_element(By.ID, "q").click()
     driver.find_element(By.CSS_SELECTOR, f'#{group} button[data-value="{value}"]').click()
     time.sleep(0.2)
     settle()
@@ -123,8 +99,10 @@ try:
     check(keys == [f["properties"]["key"] for f in fc["features"]] and len(keys) > 10,
           f"東京駅 view: {len(keys)} pins = {url} ({fc['total']} in view)")
     dom = driver.find_elements(By.CSS_SELECTOR, "path.pin")
-    check(len(dom) == len(keys) and all(e.get_attribute("class").count("pin-unvisited") for e in dom),
-          f"{len(dom)} red pins drawn, none visited yet")
+    stacked = [k for e in driver.find_elements(By.CSS_SELECTOR, ".stack") for k in e.get_attribute("data-keys").split()]
+    check(len(dom) + len(stacked) == len(keys) and sorted([e.get_attribute("data-key") for e in dom] + stacked) == sorted(keys)
+          and all(e.get_attribute("class").count("pin-unvisited") for e in dom),
+          f"{len(dom)} red pins and {len(stacked)} entries in stacks drawn, none visited yet")
     check("jr-east/c/東京" in keys and "jr-central/s/東京" in keys, "東京's entries are among them")
     shot("tokyo.png")
 
@@ -156,9 +134,12 @@ try:
     driver.find_element(By.ID, "today").click()
     settle()
     green = [p["key"] for p in pins() if p["visited"]]
-    el = driver.find_element(By.CSS_SELECTOR, 'path.pin[data-key="jr-east/c/東京"]')
-    check(green == ["jr-east/c/東京"] and "pin-visited" in el.get_attribute("class")
-          and js("return window.eki.state.loads") == loads,
+    drawn = js("""const k = 'jr-east/c/東京';
+        const pin = document.querySelector(`path.pin[data-key="${k}"]`);
+        if (pin) return pin.classList.contains('pin-visited');
+        const stack = [...document.querySelectorAll('.stack')].find((e) => e.dataset.keys.split(' ').includes(k));
+        return !!stack && stack.dataset.visited === '1'""")
+    check(green == ["jr-east/c/東京"] and drawn and js("return window.eki.state.loads") == loads,
           "「今日乗下車しました」: jr-east/c/東京 is green, without a reload")
     check(driver.find_element(By.ID, "st-completed").text.startswith("済"), "the station screen says 済")
     shot("tokyo-visited.png")
@@ -225,8 +206,6 @@ try:
     print("all checks passed", flush=True)
 finally:
     driver.quit()
-    if server.poll() is None:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=10)
+    server.stop()
     geocoder.stdin.close()
     geocoder.wait(timeout=10)
