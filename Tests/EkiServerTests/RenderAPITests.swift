@@ -31,6 +31,27 @@ import Testing
                 && !unvisited.pixel(Int(p.x * 2), Int(p.y * 2), matches: MapRenderer.unvisited))
     }
 
+    /// The legend is in the request's language: the server's picture is the library's in that language.
+    @Test func theLegendInTheRequestsLanguage() throws {
+        let s = try TestServer()
+        let box = try BoundingBox(parsing: odawaraBox)
+        let store = try StationStore(path: s.db, readOnly: true)
+        let log = try VisitLog(path: s.visits, create: false)
+        let visits = try VisitedStations(log: log, store: store)
+        let stations = try store.spatial.stations(ViewportQuery(bbox: MapViewport(fitting: box, width: 600, height: 400).visibleBox)).stations
+        var pictures: [Language: [UInt8]] = [:]
+        for language in Language.allCases {
+            var request = MapRequest(bbox: box, width: 600, height: 400)
+            request.language = language
+            pictures[language] = Array(try MapRenderer.render(request, stations: stations, visits: visits).png())
+        }
+        #expect(pictures[.ja] != pictures[.en])
+        let target = "/api/render.png?bbox=\(odawaraBox)&width=600&height=400"
+        #expect(try s.get(target).body == pictures[.ja])
+        #expect(try s.get(target, headers: ["Accept-Language": "ja"]).body == pictures[.ja])
+        #expect(try s.get(target, headers: ["Accept-Language": "en-GB,en;q=0.9"]).body == pictures[.en])
+    }
+
     @Test func badParametersAre400() throws {
         let s = try TestServer()
         for (target, message) in [

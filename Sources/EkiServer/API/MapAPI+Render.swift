@@ -5,7 +5,8 @@ import EkiRender
 extension MapAPI {
     /// `GET /api/render.png?bbox=minLon,minLat,maxLon,maxLat[&width=1200][&height=800][&scale=1|2]
     /// [&labels=auto|all|none][&filter=all|visited|unvisited]`: a PNG (`image/png`) of the open
-    /// entries in view, coloured by the visit log, on the offline prefecture basemap. Width and
+    /// entries in view, coloured by the visit log, on the offline prefecture basemap; the legend in
+    /// the request's language (`Accept-Language`, Japanese unless English). Width and
     /// height are logical pixels, 1…4000 each (the picture is scale times that).
     func renderPNG(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "width", "height", "scale", "labels", "filter"])
@@ -21,7 +22,8 @@ extension MapAPI {
             try ctx.snapshot { visits in
                 let view = MapViewport(fitting: box, width: width, height: height).visibleBox
                 let stations = try ctx.store.spatial.stations(ViewportQuery(bbox: view, filter: visits.viewportFilter(filter))).stations
-                let request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
+                var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)
+                request.language = r.language
                 return try MapRenderer.render(request, stations: stations, visits: visits).png()
             }
         }
