@@ -59,10 +59,8 @@ struct LinesCommand: Command {
         // Staff-only stops leave the totals unless asked for.
         let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
         // By operator type, then as the store orders them (operator, class, name).
-        let lines = try store.lines.all(operator: args["operator"], prefecture: args["prefecture"], serviceClass: serviceClass,
-                                    includeClosed: args.has("include-closed"))
-            .enumerated().sorted { (OperatorTypes.rank($0.element.operatorType), $0.offset) < (OperatorTypes.rank($1.element.operatorType), $1.offset) }
-            .map(\.element)
+        let lines = OperatorTypes.grouped(try store.lines.all(operator: args["operator"], prefecture: args["prefecture"],
+                                                              serviceClass: serviceClass, includeClosed: args.has("include-closed")))
             .map { $0.without(staffOnly) }
         // No line: an --operator that names no operator with lines is an error with suggestions.
         if lines.isEmpty, let name = args["operator"] { try NameLookup.checkOperator(name, store: store) }
