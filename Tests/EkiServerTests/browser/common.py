@@ -1,6 +1,7 @@
 """Shared by the browser checks: `eki serve` on a loopback port, headless Chromium (Debian's
 chromium + chromium-driver through Selenium) at an emulated viewport, a loopback tile server,
 and the small waits and probes the checks use."""
+import argparse
 import json
 import os
 import signal
@@ -17,6 +18,21 @@ from selenium.webdriver.chrome.service import Service
 
 PHONE = {"name": "390x844", "width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 DESKTOP = {"name": "1280x800", "width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
+
+
+def arguments():
+    """The options every browser script takes (BrowserTests passes them all); makes `--out`."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--eki", required=True)
+    ap.add_argument("--db", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--geocoder", help="the loopback fake geocoder's script (the scripts that search 地点)")
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
+    ap.add_argument("--web", help="serve the page from this folder (eki serve --web)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    return args
 
 
 def check(ok, what):

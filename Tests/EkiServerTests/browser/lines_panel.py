@@ -15,7 +15,6 @@ gives way to it); every visible word is Japanese, and English with Accept-Langua
 bar or Leaflet control overlaps another in each state.
 Screenshots go to DIR. Exits 1 on the first failure.
 """
-import argparse
 import os
 import re
 import sys
@@ -23,19 +22,10 @@ import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DESKTOP, PHONE, TEXTS_JS, Server, check, chrome, load, no_overlap, settle, viewport, wait_for
+from common import arguments, DESKTOP, PHONE, TEXTS_JS, Server, check, chrome, load, no_overlap, settle, viewport, wait_for
 from selenium.webdriver.common.by import By
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--eki", required=True)
-ap.add_argument("--db", required=True)
-ap.add_argument("--out", required=True)
-ap.add_argument("--geocoder")  # accepted as the other browser scripts take it; unused
-ap.add_argument("--chromium", default="/usr/bin/chromium")
-ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
-ap.add_argument("--web", help="serve the page from this folder (eki serve --web)")
-args = ap.parse_args()
-os.makedirs(args.out, exist_ok=True)
+args = arguments()
 TOKYO = "#15/35.68124/139.76712"
 LINE_NAME, OPERATOR = "東海道新幹線", "jr-central"
 drivers = []

@@ -15,7 +15,6 @@ the real N02-23 + station_database database:
 Screenshots go to DIR (map.png is the one the README shows). Prints one line per check; exits 1
 on the first failure.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -25,19 +24,10 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import DESKTOP, Server, check, chrome, settle as settle_in, viewport
+from common import arguments, DESKTOP, Server, check, chrome, settle as settle_in, viewport
 from selenium.webdriver.common.by import By
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--eki", required=True)
-ap.add_argument("--db", required=True)
-ap.add_argument("--out", required=True)
-ap.add_argument("--geocoder", required=True)
-ap.add_argument("--chromium", default="/usr/bin/chromium")
-ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
-ap.add_argument("--web", help="serve the page from this folder (eki serve --web)")
-args = ap.parse_args()
-os.makedirs(args.out, exist_ok=True)
+args = arguments()
 visits = os.path.join(args.out, "visits.sqlite")
 
 

@@ -17,7 +17,6 @@ switch to the offline map with one notice; every visible string is Japanese with
 ja and English with en, API messages included. Prints the first paint at z5 (not asserted).
 Screenshots go to DIR. Exits 1 on the first failure.
 """
-import argparse
 import base64
 import os
 import re
@@ -28,20 +27,11 @@ import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (DESKTOP, PHONE, OVERLAPS_JS, FREE_SPOT_JS, TEXTS_JS, Server, TileServer, check, chrome, load, no_overlap,
+from common import (arguments, DESKTOP, PHONE, OVERLAPS_JS, FREE_SPOT_JS, TEXTS_JS, Server, TileServer, check, chrome, load, no_overlap,
                     settle, tap, tap_element, viewport, wait_for)
 from selenium.webdriver.common.by import By
 
-ap = argparse.ArgumentParser()
-ap.add_argument("--eki", required=True)
-ap.add_argument("--db", required=True)
-ap.add_argument("--out", required=True)
-ap.add_argument("--geocoder", required=True)
-ap.add_argument("--chromium", default="/usr/bin/chromium")
-ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
-ap.add_argument("--web", help="serve the page from this folder (eki serve --web)")
-args = ap.parse_args()
-os.makedirs(args.out, exist_ok=True)
+args = arguments()
 TOKYO = "#15/35.68124/139.76712"
 JAPAN = "#5/37.00000/137.50000"
 
