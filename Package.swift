@@ -31,6 +31,8 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev", "libbz2-dev"])]),
         .systemLibrary(name: "CProj", path: "Sources/CProj", pkgConfig: "proj",
                        providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
+                       providers: [.apt(["libsodium-dev"])]),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
                        providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
@@ -59,6 +61,8 @@ let package = Package(
         // target that calls cairo or Pango (zlib encodes the PNGs).
         .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CPNG"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
+        // Accounts: password hashes and tokens (libsodium; the only caller of CSodium).
+        .target(name: "EkiAccounts", dependencies: ["CSodium"]),
         .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
@@ -81,6 +85,7 @@ let package = Package(
                                                         "EkiRender", "EkiTestSupport"]),
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts"]),
         .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
                                                            "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
