@@ -34,11 +34,9 @@ func runClusters(_ args: [String]) throws {
     // Screens of 1280×800 px around random entries.
     func screen(_ c: Coordinate, zoom: Int) -> BoundingBox {
         let world = 256 * pow(2, Double(zoom))
-        let x = (c.lon + 180) / 360, r = c.lat * .pi / 180
-        let y = (1 - log(tan(r) + 1 / cos(r)) / .pi) / 2
-        func lat(_ y: Double) -> Double { atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi }
-        return BoundingBox(minLon: max(-180, (x - 640 / world) * 360 - 180), minLat: lat(y + 400 / world),
-                           maxLon: min(180, (x + 640 / world) * 360 - 180), maxLat: lat(y - 400 / world))
+        let x = WebMercator.x(c.lon), y = WebMercator.y(c.lat)
+        return BoundingBox(minLon: max(-180, WebMercator.lon(x - 640 / world)), minLat: WebMercator.lat(y + 400 / world),
+                           maxLon: min(180, WebMercator.lon(x + 640 / world)), maxLat: WebMercator.lat(y - 400 / world))
     }
     let pans = (0..<n).map { _ in
         let e = open[Int.random(in: 0..<open.count, using: &rng)]

@@ -77,24 +77,6 @@ public struct ClusterResult: Sendable, Equatable {
     public var visited: Int { clusters.reduce(0) { $0 + $1.visited } }
 }
 
-/// Web Mercator (EPSG:3857) in world units: x and y in [0, 1), y growing southwards.
-enum WebMercator {
-    static let maxLat = 85.05112878
-
-    @inline(__always) static func x(_ lon: Double) -> Double { (lon + 180) / 360 }
-
-    @inline(__always) static func y(_ lat: Double) -> Double {
-        let r = min(max(lat, -maxLat), maxLat) * .pi / 180
-        return (1 - log(tan(r) + 1 / cos(r)) / .pi) / 2
-    }
-
-    /// The tile number at zoom `z` of a world coordinate, clamped to the world.
-    @inline(__always) static func tile(_ w: Double, _ z: Int) -> Int {
-        let n = Double(1 << z)
-        return Int(min(max((w * n).rounded(.down), 0), n - 1))
-    }
-}
-
 /// Every entry's point, prefecture and open flag in memory, in the order of a Morton (Z-order)
 /// curve of their Web Mercator positions, so that the entries of any tile are one run of
 /// memory; and per cell zoom (built when first asked, kept) the clusters of every tile ×

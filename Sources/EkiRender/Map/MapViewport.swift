@@ -18,7 +18,7 @@ public struct MapViewport: Sendable, Equatable {
     public let originX: Double, originY: Double
 
     /// The largest Mercator latitude, degrees (where the world square ends).
-    public static let maxLatitude = 85.05112878
+    public static let maxLatitude = WebMercator.maxLatitude
 
     /// Fits `bbox` into `width × height`. A box of zero width or height (one point) is shown
     /// about 1 km across.
@@ -38,13 +38,10 @@ public struct MapViewport: Sendable, Equatable {
         originY = cy * worldSize - Double(height) / 2
     }
 
-    /// Longitude → x in 0…1 across the world.
-    static func unitX(_ lon: Double) -> Double { (lon + 180) / 360 }
-    /// Latitude → y in 0…1 down the world (clamped to ±`maxLatitude`).
-    static func unitY(_ lat: Double) -> Double {
-        let phi = min(max(lat, -maxLatitude), maxLatitude) * .pi / 180
-        return (1 - log(tan(phi) + 1 / cos(phi)) / .pi) / 2
-    }
+    /// Longitude → x in 0…1 across the world (`WebMercator.x`).
+    static func unitX(_ lon: Double) -> Double { WebMercator.x(lon) }
+    /// Latitude → y in 0…1 down the world, clamped to ±`maxLatitude` (`WebMercator.y`).
+    static func unitY(_ lat: Double) -> Double { WebMercator.y(lat) }
 
     /// The picture position (logical pixels from the top-left corner) of a coordinate.
     public func point(_ c: Coordinate) -> (x: Double, y: Double) {
@@ -54,8 +51,7 @@ public struct MapViewport: Sendable, Equatable {
     /// The coordinate at a picture position (inverse of `point`).
     public func coordinate(x: Double, y: Double) -> Coordinate {
         let ux = (x + originX) / worldSize, uy = (y + originY) / worldSize
-        let lat = atan(sinh(.pi * (1 - 2 * uy))) * 180 / .pi
-        return Coordinate(lat: lat, lon: ux * 360 - 180)
+        return Coordinate(lat: WebMercator.lat(uy), lon: WebMercator.lon(ux))
     }
 
     /// The box the whole picture shows (at least `bbox`).
