@@ -106,7 +106,7 @@ extension MapAPI {
     func linework(_ r: HTTPRequest) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox"])
         let box = try p.bbox()
-        let body: [UInt8] = try readers.with { ctx in
+        let (body, etag): ([UInt8], String) = try readers.with { ctx in
             try ctx.snapshot { _ in
                 if box == nil, let cached = ctx.linework { return cached }
                 var out: [UInt8] = []
@@ -127,11 +127,11 @@ extension MapAPI {
                     JSONBytes.append("}}", to: &out)
                 }
                 JSONBytes.append("]}", to: &out)
-                if box == nil { ctx.linework = out }
-                return out
+                let answer = (out, Self.etag(out))
+                if box == nil { ctx.linework = answer }
+                return answer
             }
         }
-        let etag = Self.etag(body)
         if let match = r.headers["if-none-match"], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
             return HTTPResponse(status: 304, headers: [("ETag", etag), ("Cache-Control", "no-cache")])
         }

@@ -16,8 +16,9 @@ final class ReaderContext {
     private var cachedLines: [Line]?
     private var cachedStaffOnly: Set<String>?
     private var cachedOpenTotal: Int?
-    /// `/api/linework`'s answer for all of Japan, for this version of the station database.
-    var linework: [UInt8]?
+    /// `/api/linework`'s answer for all of Japan and its entity tag, for this version of the
+    /// station database.
+    var linework: (body: [UInt8], etag: String)?
 
     init(configuration c: MapServerConfiguration, logExists: Bool) throws {
         store = try StationStore(path: c.databasePath, readOnly: true)
