@@ -61,12 +61,13 @@ let package = Package(
         // target that calls cairo or Pango (zlib encodes the PNGs).
         .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CPNG"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
-        // Accounts: password hashes and tokens (libsodium; the only caller of CSodium).
-        .target(name: "EkiAccounts", dependencies: ["CSodium"]),
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
+        // Accounts: people, password hashes, sessions, API tokens and their visits in one SQLite
+        // file; login limits (libsodium; the only caller of CSodium).
+        .target(name: "EkiAccounts", dependencies: ["EkiKit", "EkiSQLite", "CSodium"]),
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
-        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiAccounts", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
         .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiRender"]),
@@ -81,12 +82,12 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiAccounts", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
                                                         "EkiRender", "EkiTestSupport"]),
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts"]),
-        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts", "EkiKit", "EkiSQLite", "EkiTestSupport"]),
+        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
                                                            "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
     ],

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <microhttpd.h>
 
 /* MHD_start_daemon, MHD_get_daemon_info and MHD_get_connection_info are variadic, which Swift
@@ -19,19 +21,25 @@ struct eki_mhd_settings {
     unsigned int timeout;           /* MHD_OPTION_CONNECTION_TIMEOUT, seconds */
     unsigned int backlog;           /* MHD_OPTION_LISTEN_BACKLOG_SIZE */
     const struct sockaddr *address; /* MHD_OPTION_SOCK_ADDR (only read during the call) */
+    const char *tls_cert;           /* PEM text: MHD_USE_TLS with MHD_OPTION_HTTPS_MEM_CERT; NULL: plain HTTP */
+    const char *tls_key;            /* PEM text: MHD_OPTION_HTTPS_MEM_KEY (with tls_cert) */
 };
 
 static inline size_t eki_mhd_no_unescape(void *cls, struct MHD_Connection *c, char *s);
 
 /** MHD_start_daemon with an internal epoll thread pool and the settings above; the options go
     through MHD_OPTION_ARRAY. Paths and query values reach the handler undecoded
-    (eki_mhd_no_unescape). `completed` (MHD_OPTION_NOTIFY_COMPLETED) gets `cls` too.
+    (eki_mhd_no_unescape). `completed` (MHD_OPTION_NOTIFY_COMPLETED) gets `cls` too. With
+    tls_cert and tls_key, HTTPS through libmicrohttpd's own TLS (GnuTLS); libmicrohttpd copies
+    neither text it needs after the call, so they must outlive the daemon.
     NULL when the daemon cannot start (errno says why). */
 static inline struct MHD_Daemon *eki_mhd_start(const struct eki_mhd_settings *s,
                                                MHD_AccessHandlerCallback handler,
                                                MHD_RequestCompletedCallback completed, void *cls) {
     unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC;
     if (s->ipv6) flags |= MHD_USE_IPv6;
+    int tls = s->tls_cert != NULL && s->tls_key != NULL;
+    if (tls) flags |= MHD_USE_TLS;
     struct MHD_OptionItem options[] = {
         { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->threads, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory, NULL },
@@ -41,9 +49,28 @@ static inline struct MHD_Daemon *eki_mhd_start(const struct eki_mhd_settings *s,
         { MHD_OPTION_SOCK_ADDR, 0, (void *)s->address },
         { MHD_OPTION_UNESCAPE_CALLBACK, (intptr_t)&eki_mhd_no_unescape, NULL },
         { MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, cls },
+        /* Without TLS the list ends here. */
+        { tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, (void *)s->tls_cert },
+        { tls ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_END, 0, (void *)s->tls_key },
         { MHD_OPTION_END, 0, NULL },
     };
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
+}
+
+/** Whether this libmicrohttpd was built with TLS (MHD_FEATURE_TLS). */
+static inline int eki_mhd_has_tls(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
+
+/** The address of the client of `c` as text (inet_ntop: `192.0.2.1`, `2001:db8::1`) in `out`
+    (`size` bytes, 46 is enough); 0 when it is not known, 1 when written. */
+static inline int eki_mhd_client_address(struct MHD_Connection *c, char *out, socklen_t size) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return 0;
+    const struct sockaddr *a = info->client_addr;
+    const void *bytes = NULL;
+    if (a->sa_family == AF_INET) bytes = &((const struct sockaddr_in *)a)->sin_addr;
+    else if (a->sa_family == AF_INET6) bytes = &((const struct sockaddr_in6 *)a)->sin6_addr;
+    if (!bytes || !inet_ntop(a->sa_family, bytes, out, size)) return 0;
+    return 1;
 }
 
 /** MHD_YES and MHD_NO as values of the callbacks' result type. */

@@ -19,6 +19,7 @@ public enum EkiCommandLine {
         "render": RenderCommand.self,
         "lines": LinesCommand.self,
         "line": LineCommand.self,
+        "user": UserCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

@@ -1,3 +1,4 @@
+import EkiAccounts
 import EkiKit
 import EkiServer
 import EkiTestSupport
@@ -35,8 +36,8 @@ import Testing
         ("GET", "/api/station?key=nowhere", "unknown_station", "キー「nowhere」の駅はありません", "no entry with key 'nowhere'"),
         ("GET", "/api/nothing", "not_found", "/api/nothing という API はありません", "no API at /api/nothing"),
         ("PUT", "/api/bbox", "method_not_allowed", "/api/bbox に PUT は使えません", "PUT is not allowed on /api/bbox"),
-        ("DELETE", "/api/visits/x", "bad_token", "書き込みには X-Eki-Token ヘッダーにページのトークンが必要です",
-         "writes need the page's token in the X-Eki-Token header"),
+        ("DELETE", "/api/visits/x", "bad_csrf", "書き込みには X-CSRF-Token ヘッダーにページのトークンが必要です",
+         "writes need the page's token in the X-CSRF-Token header"),
     ])
     func everyMessageIsJapaneseOrEnglish(method: String, target: String, code: String, japanese: String, english: String) throws {
         let s = try TestServer()
@@ -103,12 +104,19 @@ import Testing
 
     @Test func theNonLoopbackWarningNamesTheBoundPort() throws {
         let folder = TestPaths.temporaryDirectory()
-        let c = MapServerConfiguration(databasePath: try TestServer().db, visitsPath: folder.appendingPathComponent("v.sqlite").path,
+        var c = MapServerConfiguration(databasePath: try TestServer().db, visitsPath: folder.appendingPathComponent("v.sqlite").path,
                                        listen: ListenAddress(host: "0.0.0.0", port: 0), tiles: nil)
+        // Without accounts another address than loopback is refused.
+        #expect { try MapServer(configuration: c) } throws: { "\($0)".contains("add --accounts PATH") }
+        // With accounts and without TLS it starts, and says that passwords cross the network readable.
+        let accounts = folder.appendingPathComponent("accounts.sqlite").path
+        try AccountStore(path: accounts, hasher: PasswordHasher(operations: 1, memory: 64 * 1024)).addUser(name: "alice", password: "12345678")
+        c.accountsPath = accounts
         let server = try MapServer(configuration: c)
         defer { server.stop() }
         #expect(server.port != 0)
-        #expect(server.warnings.contains { $0.hasPrefix("listening on 0.0.0.0:\(server.port), not loopback") }, "\(server.warnings)")
+        #expect(server.warnings.contains { $0.hasPrefix("listening on 0.0.0.0:\(server.port), not loopback, without TLS") },
+                "\(server.warnings)")
     }
 
     @Test func iconsAndManifestsHaveTheirTypes() throws {

@@ -20,7 +20,7 @@ import Testing
         for _ in 0..<4 { chunked += Array("200\r\n".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 512) + Array("\r\n".utf8) }
         chunked += Array("0\r\n\r\n".utf8)
         let c = try s.send("POST", "/api/visits", headers: ["Transfer-Encoding": "chunked", "Content-Type": "application/json",
-                                                            "X-Eki-Token": s.token], body: chunked)
+                                                            "X-CSRF-Token": s.token], body: chunked)
         #expect(c.status == 413)
         // Within the limits all is well, and nothing was recorded.
         let stats = try s.get("/api/stats")

@@ -29,8 +29,10 @@ final class TestServer: @unchecked Sendable {
     var port: UInt16 { server.port }
     var token: String { server.token }
 
+    /// `configure` changes the configuration last (accounts, TLS, the address).
     init(readOnly: Bool = false, webRoot: String? = nil, geocoder: GeocoderConfiguration? = nil,
-         limits: HTTPLimits = HTTPLimits(), database: String? = nil) throws {
+         limits: HTTPLimits = HTTPLimits(), database: String? = nil,
+         configure: ((inout MapServerConfiguration) throws -> Void)? = nil) throws {
         folder = TestPaths.temporaryDirectory()
         visits = folder.appendingPathComponent("visits.sqlite").path
         if let database {
@@ -44,6 +46,7 @@ final class TestServer: @unchecked Sendable {
         var c = MapServerConfiguration(databasePath: db, visitsPath: visits, listen: ListenAddress(host: "127.0.0.1", port: 0),
                                        tiles: nil, readOnly: readOnly, threads: 4, webRoot: webRoot, limits: limits)
         c.geocoder = geocoder ?? GeocoderConfiguration(cachePath: nil, minimumRequestInterval: 0, providerOrder: [.stations])
+        try configure?(&c)
         server = try MapServer(configuration: c)
     }
 
@@ -64,11 +67,11 @@ final class TestServer: @unchecked Sendable {
         try send("GET", target, headers: headers)
     }
 
-    /// A write as the page sends it: JSON, with the token.
+    /// A write as the page sends it: JSON, with the CSRF token.
     func write(_ method: String, _ target: String, json: String? = nil, token: String? = nil,
                headers: [String: String] = [:]) throws -> RawResponse {
         var h = headers
-        h["X-Eki-Token"] = token ?? self.token
+        h["X-CSRF-Token"] = token ?? self.token
         if json != nil && h["Content-Type"] == nil { h["Content-Type"] = "application/json" }
         return try send(method, target, headers: h, body: Array((json ?? "").utf8))
     }

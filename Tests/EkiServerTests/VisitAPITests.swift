@@ -4,7 +4,7 @@ import EkiTestSupport
 import Foundation
 import Testing
 
-/// Recording and removing visits: the token, the Origin check, --read-only, bad bodies.
+/// Recording and removing visits: the CSRF token, the Origin check, --read-only, bad bodies.
 @Suite struct VisitAPITests {
     @Test func aRecordedVisitTurnsTheEntryVisited() throws {
         let s = try TestServer()
@@ -62,9 +62,13 @@ import Testing
     @Test func writesNeedTheTokenAndTheServersOwnOrigin() throws {
         let s = try TestServer()
         let body = #"{"key":"jr-east/c/小田原"}"#
-        #expect(try s.send("POST", "/api/visits", headers: ["Content-Type": "application/json"], body: Array(body.utf8)).error == "bad_token")
+        #expect(try s.send("POST", "/api/visits", headers: ["Content-Type": "application/json"], body: Array(body.utf8)).error == "bad_csrf")
         let wrong = try s.write("POST", "/api/visits", json: body, token: String(repeating: "0", count: 64))
-        #expect(wrong.status == 403 && wrong.error == "bad_token")
+        #expect(wrong.status == 403 && wrong.error == "bad_csrf")
+        // The old header name is not read any more.
+        let old = try s.send("POST", "/api/visits", headers: ["Content-Type": "application/json", "X-Eki-Token": s.token],
+                             body: Array(body.utf8))
+        #expect(old.status == 403 && old.error == "bad_csrf")
         let foreign = try s.write("POST", "/api/visits", json: body, headers: ["Origin": "http://evil.example"])
         #expect(foreign.status == 403 && foreign.error == "foreign_origin")
         let form = try s.write("POST", "/api/visits", json: body, headers: ["Content-Type": "text/plain"])
@@ -73,10 +77,12 @@ import Testing
         // The page's own origin and token: accepted.
         let own = try s.write("POST", "/api/visits", json: body, headers: ["Origin": "http://127.0.0.1:\(s.port)"])
         #expect(own.status == 201)
-        // The page carries the token.
+        // The page carries the token (`{{CSRF}}`, or `{{TOKEN}}` in an older page), and /api/session says it.
         let page = try s.get("/").text
-        #expect(page.contains(#"<meta name="eki-token" content="\#(s.token)">"#))
+        #expect(page.contains(#"name="eki-csrf" content="\#(s.token)">"#) || page.contains(#"name="eki-token" content="\#(s.token)">"#))
         #expect(s.token.count == 64)
+        let session = try s.get("/api/session").object
+        #expect(session["csrf"] as? String == s.token && session["user"] is NSNull && session["accounts"] as? Bool == false)
     }
 
     @Test func readOnlyRefusesEveryWrite() throws {

@@ -10,12 +10,19 @@ struct ServeCommand: Command {
     usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--tiles URL|none]
                      [--tile-attribution TEXT] [--aerial-tiles URL|none] [--aerial-attribution TEXT]
                      [--read-only] [--pins N] [--threads N] [--web DIR] [--leaflet DIR]
+                     [--accounts PATH] [--tls-cert PEM --tls-key PEM]
 
     Serves the map (red pins: not yet got on or off there, green: done) and the JSON API under
     /api/ over HTTP/1.1 (libmicrohttpd), and prints the URL. Ctrl-C (SIGINT) or SIGTERM stops
     it: requests in flight finish, the databases are closed.
       --listen HOST:PORT   where to listen (default 127.0.0.1:8080; port 0: any free port).
-                           Another address than loopback lets other machines reach the map.
+                           Another address than loopback lets other machines reach the map,
+                           and needs --accounts.
+      --accounts PATH      everyone logs in (accounts made with `eki user add NAME --accounts
+                           PATH`); each person sees and records their own visits. Without it the
+                           map is one person's, the visit log's, on loopback only.
+      --tls-cert PEM --tls-key PEM   serve HTTPS with this certificate (chain) and private key;
+                           the session cookie is then Secure
       --tiles URL|none     background tiles, a {z}/{x}/{y} URL (default the OpenStreetMap
                            standard layer); none: prefecture outlines only, no network
       --tile-attribution TEXT   the credit the tiles need (HTML), for a --tiles URL
@@ -39,7 +46,8 @@ struct ServeCommand: Command {
 
     init(arguments: [String], console: Console) throws {
         let args = try Arguments(arguments, valued: ["db", "visits", "listen", "tiles", "tile-attribution", "aerial-tiles",
-                                                     "aerial-attribution", "pins", "threads", "web", "leaflet"],
+                                                     "aerial-attribution", "pins", "threads", "web", "leaflet",
+                                                     "accounts", "tls-cert", "tls-key"],
                                  flags: ["read-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
@@ -57,7 +65,29 @@ struct ServeCommand: Command {
         c.webRoot = args["web"]
         if let l = args["leaflet"] { c.leafletRoot = l }
         c.geocoder = try GeocoderConfiguration.fromEnvironment(console.environment)
+        c.accountsPath = args["accounts"]
+        if !c.listen.isLoopback && c.accountsPath == nil {
+            throw UsageError(ServerError.needsAccounts(c.listen.description).description)
+        }
+        switch (args["tls-cert"], args["tls-key"]) {
+        case (nil, nil): break
+        case (let cert?, let key?): c.tls = try Self.credentials(cert: cert, key: key)
+        default: throw UsageError("give --tls-cert PEM and --tls-key PEM together")
+        }
         configuration = c
+    }
+
+    /// The certificate and key files read (PEM text).
+    /// - Throws: `ServeError` when one cannot be read or holds no PEM block.
+    static func credentials(cert: String, key: String) throws -> TLSCredentials {
+        func pem(_ path: String, _ option: String) throws -> String {
+            guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+                throw ServeError("cannot read \(option) \(path)")
+            }
+            guard text.contains("-----BEGIN ") else { throw ServeError("\(option) \(path) is not a PEM file") }
+            return text
+        }
+        return TLSCredentials(certificatePEM: try pem(cert, "--tls-cert"), keyPEM: try pem(key, "--tls-key"))
     }
 
     /// `--OPTION URL|none` with its `--ATTRIBUTION TEXT`: nil when the option is not given (the
@@ -88,7 +118,8 @@ struct ServeCommand: Command {
         signal(SIGPIPE, SIG_IGN)
         let server = try MapServer(configuration: configuration)
         for w in server.warnings { console.err("warning: \(w)\n") }
-        console.out("eki serve: \(server.url) (\(configuration.readOnly ? "read-only, " : "")Ctrl-C stops)\n")
+        let mode = (configuration.readOnly ? "read-only, " : "") + (configuration.accountsPath != nil ? "accounts, " : "")
+        console.out("eki serve: \(server.url) (\(mode)Ctrl-C stops)\n")
         var received: Int32 = 0
         sigwait(&stopSignals, &received)
         console.err("stopping (\(received == SIGINT ? "SIGINT" : "SIGTERM"))…\n")
@@ -96,4 +127,10 @@ struct ServeCommand: Command {
         console.err("stopped\n")
         return 0
     }
+}
+
+/// A file `eki serve` was given cannot be used (exit 1).
+struct ServeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
 }

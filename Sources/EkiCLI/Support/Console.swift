@@ -14,14 +14,21 @@ public struct Console: Sendable {
     public var environment: [String: String]
     /// The width of the terminal stdout is, in columns; nil when stdout is not a terminal.
     public var outColumns: Int?
+    /// All of standard input (read when called; `eki user add` reads a password from it).
+    public var input: @Sendable () -> Data
+    /// True when standard input is a terminal (a password is then asked for, echo off).
+    public var inputIsTerminal: Bool
 
     public init(out: @escaping @Sendable (String) -> Void, err: @escaping @Sendable (String) -> Void,
-                errIsTerminal: Bool = false, environment: [String: String] = [:], outColumns: Int? = nil) {
+                errIsTerminal: Bool = false, environment: [String: String] = [:], outColumns: Int? = nil,
+                input: @escaping @Sendable () -> Data = { Data() }, inputIsTerminal: Bool = false) {
         self.out = out
         self.err = err
         self.errIsTerminal = errIsTerminal
         self.environment = environment
         self.outColumns = outColumns
+        self.input = input
+        self.inputIsTerminal = inputIsTerminal
     }
 
     /// stdout / stderr of this process.
@@ -30,6 +37,8 @@ public struct Console: Sendable {
                 err: { s in FileHandle.standardError.write(Data(s.utf8)) },
                 errIsTerminal: isatty(2) != 0,
                 environment: ProcessInfo.processInfo.environment,
-                outColumns: TableWidth.terminalColumns(1))
+                outColumns: TableWidth.terminalColumns(1),
+                input: { FileHandle.standardInput.readDataToEndOfFile() },
+                inputIsTerminal: isatty(0) != 0)
     }
 }

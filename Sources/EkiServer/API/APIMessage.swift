@@ -21,7 +21,8 @@ enum APIMessage: Sendable, Equatable {
     case foreignHost(String)
     case foreignOrigin(String)
     case readOnly
-    case badToken
+    /// Logging in, sessions, CSRF (`AuthMessage`).
+    case auth(AuthMessage)
     case methodNotAllowed(String, path: String)
     case noAPI(String)
     case noFile(String)
@@ -71,7 +72,7 @@ enum APIMessage: Sendable, Equatable {
         case .foreignHost(let h): return "Host「\(h)」はこのサーバーではありません"
         case .foreignOrigin(let o): return "「\(o)」からの要求はお断りしています"
         case .readOnly: return "サーバーは --read-only で起動しています: 記録は変更できません"
-        case .badToken: return "書き込みには X-Eki-Token ヘッダーにページのトークンが必要です"
+        case .auth(let m): return m.japanese
         case .methodNotAllowed(let m, let path): return "\(path) に \(m) は使えません"
         case .noAPI(let path): return "\(path) という API はありません"
         case .noFile(let path): return "\(path) というファイルはありません"
@@ -120,7 +121,7 @@ enum APIMessage: Sendable, Equatable {
         case .foreignHost(let h): return "Host '\(h)' is not this server's"
         case .foreignOrigin(let o): return "requests from '\(o)' are refused"
         case .readOnly: return "the server was started with --read-only"
-        case .badToken: return "writes need the page's token in the X-Eki-Token header"
+        case .auth(let m): return m.english
         case .methodNotAllowed(let m, let path): return "\(m) is not allowed on \(path)"
         case .noAPI(let path): return "no API at \(path)"
         case .noFile(let path): return "no file at \(path)"

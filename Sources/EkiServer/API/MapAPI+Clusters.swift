@@ -12,14 +12,14 @@ extension MapAPI {
     /// extent of the cluster's entries, `prefecture` null for entries without one. `total` and
     /// `visited` count after the filter, the top ones summing the clusters. 400 for a zoom
     /// outside 0…20 or a box of more than `maxClusterCells` cells.
-    func clusters(_ r: HTTPRequest) throws -> HTTPResponse {
+    func clusters(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "zoom", "filter", "include_closed"])
         let box = try p.requiredBBox()
         guard let zoom = try p.int("zoom", default: nil, min: 0, max: ClusterQuery.maxZoom) else { throw APIError.bad(.required("zoom")) }
         var q = ClusterQuery(bbox: box, zoom: zoom, filter: try p.filter(), includeClosed: try p.includeClosed())
         guard q.cellCount <= Self.maxClusterCells else { throw APIError.bad(.tooManyCells(q.cellCount, max: Self.maxClusterCells)) }
         let body: [UInt8] = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 q.visited = visits.fids
                 let result = try ctx.store.spatial.clusters(q)
                 var out: [UInt8] = []

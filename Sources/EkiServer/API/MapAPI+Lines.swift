@@ -10,11 +10,11 @@ extension MapAPI {
     /// lines` orders them; open lines only. `visited` keeps the lines with a visited entry,
     /// `unvisited` those with one not yet visited. The top `visited` / `total` are the open
     /// entries' (as `/api/stats`).
-    func lines(_ r: HTTPRequest) throws -> HTTPResponse {
+    func lines(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["filter"])
         let filter = try p.filter()
         let body: [UInt8] = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 // As `eki stats`: open entries, staff-only stops left out.
                 let visited = visits.completions.values.filter { $0.station.isOpen && $0.station.kind != .staffOnly }.count
                 var out: [UInt8] = []
@@ -58,11 +58,11 @@ extension MapAPI {
     /// `completed`, `branch` and `order` (null for an entry no ordered source places), open
     /// entries in line order; `geometry` a MultiLineString, one part per branch (`LineStroke`).
     /// 404 `not_found` for an unknown id.
-    func line(_ r: HTTPRequest) throws -> HTTPResponse {
+    func line(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["id"])
         let id = try p.required("id")
         let body: [UInt8]? = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 guard let detail = try ctx.store.lines.line(id: id) else { return nil }
                 let counted = try ctx.lines().first { $0.id == id } ?? detail.line.without(try ctx.staffOnly())
                 let l = detail.line
@@ -107,7 +107,7 @@ extension MapAPI {
         let p = try APIParameters(r, allowed: ["bbox"])
         let box = try p.bbox()
         let (body, etag): ([UInt8], String) = try readers.with { ctx in
-            try ctx.snapshot { _ in
+            try ctx.snapshot {
                 if box == nil, let cached = ctx.linework { return cached }
                 var out: [UInt8] = []
                 JSONBytes.append("{\"type\":\"FeatureCollection\",\"features\":[", to: &out)

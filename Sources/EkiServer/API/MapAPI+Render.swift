@@ -5,10 +5,10 @@ import EkiRender
 extension MapAPI {
     /// `GET /api/render.png?bbox=minLon,minLat,maxLon,maxLat[&width=1200][&height=800][&scale=1|2]
     /// [&labels=auto|all|none][&filter=all|visited|unvisited]`: a PNG (`image/png`) of the open
-    /// entries in view, coloured by the visit log, on the offline prefecture basemap; the legend in
+    /// entries in view, coloured by the caller's visits, on the offline prefecture basemap; the legend in
     /// the request's language (`Accept-Language`, Japanese unless English). Width and
     /// height are logical pixels, 1…4000 each (the picture is scale times that).
-    func renderPNG(_ r: HTTPRequest) throws -> HTTPResponse {
+    func renderPNG(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "width", "height", "scale", "labels", "filter"])
         let box = try p.requiredBBox()
         let width = try p.int("width", default: 1200, min: 1, max: 4000)!
@@ -19,7 +19,7 @@ extension MapAPI {
         }
         let filter = try p.filter()
         let png = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 let view = MapViewport(fitting: box, width: width, height: height).visibleBox
                 let stations = try ctx.store.spatial.stations(ViewportQuery(bbox: view, filter: visits.viewportFilter(filter))).stations
                 var request = MapRequest(bbox: box, width: width, height: height, scale: scale, labels: labels)

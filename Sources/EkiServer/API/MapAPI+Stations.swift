@@ -6,14 +6,14 @@ extension MapAPI {
     /// `GET /api/bbox?bbox=minLon,minLat,maxLon,maxLat[&limit=N][&filter=…][&include_closed=0|1]`:
     /// the entries in the box, sorted by key; with `limit`, the N nearest the box centre
     /// (geodesic, ties by key), nearest first. `total` is the number in the box (after the filter).
-    func bbox(_ r: HTTPRequest) throws -> HTTPResponse {
+    func bbox(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["bbox", "limit", "filter", "include_closed"])
         let box = try p.requiredBBox()
         let limit = try p.int("limit", default: nil, min: 1, max: 1_000_000)
         let filter = try p.filter()
         let includeClosed = try p.includeClosed()
         let body: [UInt8] = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 var out: [UInt8] = []
                 // The library's viewport: the filter before the pin cap, nearest the centre first.
                 let view = try ctx.store.spatial.viewport(ViewportQuery(bbox: box, filter: visits.viewportFilter(filter),
@@ -41,14 +41,14 @@ extension MapAPI {
 
     /// `GET /api/nearest?lat=&lon=[&k=10][&filter=…][&include_closed=0|1]`: the k entries
     /// nearest the point by geodesic distance, nearest first (ties by key), with `distance_m`.
-    func nearest(_ r: HTTPRequest) throws -> HTTPResponse {
+    func nearest(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["lat", "lon", "k", "filter", "include_closed"])
         let point = Coordinate(lat: try p.double("lat", in: -90...90), lon: try p.double("lon", in: -180...180))
         let k = try p.int("k", default: 10, min: 1, max: 10_000)!
         let filter = try p.filter()
         let includeClosed = try p.includeClosed()
         let body: [UInt8] = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 var out: [UInt8] = []
                 Self.collectionStart(total: nil, capacity: k * 440, into: &out)
                 let hits = try ctx.store.spatial.nearestHits(to: point, k: k, includeClosed: includeClosed,
@@ -69,7 +69,7 @@ extension MapAPI {
     /// [&near=LAT,LON][&limit=20][&filter=…][&include_closed=0|1]`: as `eki search`, each
     /// feature with `matched_field` and `match` (exact, prefix or partial), and `distance_m`
     /// with `near`.
-    func search(_ r: HTTPRequest) throws -> HTTPResponse {
+    func search(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["q", "by", "match", "bbox", "near", "limit", "filter", "include_closed"])
         let query = try p.required("q")
         var options = SearchOptions(includeClosed: try p.includeClosed())
@@ -89,7 +89,7 @@ extension MapAPI {
         options.limit = limit
         let filter = try p.filter()
         let body: [UInt8] = try readers.with { ctx in
-            try ctx.snapshot { visits in
+            try ctx.snapshot(owner: caller.owner) { visits in
                 var o = options
                 if filter != .all { o.limit = nil }
                 var hits: [SearchHit]

@@ -6,12 +6,13 @@ import Foundation
 extension MapAPI {
     /// `GET /api/station?key=KEY`: one entry whole (`StationDetail.json`); aliases resolve;
     /// 404 for an unknown key.
-    func station(_ r: HTTPRequest) throws -> HTTPResponse {
+    func station(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["key"])
         let key = try p.required("key")
         let detail = try readers.with { ctx in
-            try ctx.snapshot { visits in
-                try StationDetail.load(key: key, store: ctx.store, log: ctx.log, visited: visits, staffOnly: try ctx.staffOnly())
+            try ctx.snapshot(owner: caller.owner) { visits in
+                try StationDetail.load(key: key, store: ctx.store, log: try ctx.log(of: caller.owner), visited: visits,
+                                       staffOnly: try ctx.staffOnly())
             }
         }
         guard let detail else { throw APIError(404, "unknown_station", .unknownStation(key)) }
@@ -19,10 +20,10 @@ extension MapAPI {
     }
 
     /// `POST /api/visits` with `{"key": KEY, "date": "YYYY[-MM[-DD]]"|null, "kind": …|null,
-    /// "note": …|null}` (JSON, `X-Eki-Token`): records a visit under the entry's current key.
+    /// "note": …|null}` (JSON, `X-CSRF-Token`): records a visit of the caller under the entry's current key.
     /// 201 with the visit and the entry's `visited` / `completed`; 404 unknown key; 409 when the
     /// log already holds that key, date and kind.
-    func addVisit(_ r: HTTPRequest) throws -> HTTPResponse {
+    func addVisit(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         guard (r.headers["content-type"] ?? "").lowercased().hasPrefix("application/json") else {
             throw APIError(415, "unsupported_media_type", .mediaType)
         }
@@ -57,33 +58,33 @@ extension MapAPI {
         }
         let visit: Visit
         do {
-            visit = try writer.write { log in
+            visit = try writer.write(owner: caller.owner) { log in
                 try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: note), of: station)
             }
         } catch VisitLogError.duplicate(let v) {
             throw APIError(409, "duplicate_visit", .duplicateVisit(id: v.id, key: v.stationKey, date: v.date.description,
                                                                    kind: v.kind?.rawValue))
         }
-        return .json(try visitAnswer(visit), status: 201)
+        return .json(try visitAnswer(visit, caller), status: 201)
     }
 
-    /// `DELETE /api/visits/{id}` (`X-Eki-Token`): removes one visit; 200 with it, 404 when there
-    /// is none.
-    func removeVisit(_ r: HTTPRequest, id text: String) throws -> HTTPResponse {
+    /// `DELETE /api/visits/{id}` (`X-CSRF-Token`): removes one of the caller's visits; 200 with
+    /// it, 404 when the caller has none with that id (another person's visit is none of theirs).
+    func removeVisit(_ r: HTTPRequest, _ caller: Caller, id text: String) throws -> HTTPResponse {
         guard let id = Int64(text), id > 0 else { throw APIError.bad(.badVisitID(text)) }
         let removed: Visit
         do {
-            removed = try writer.write { try $0.remove(ids: [id]) }[0]
+            removed = try writer.write(owner: caller.owner) { try $0.remove(ids: [id]) }[0]
         } catch VisitLogError.noSuchVisit {
             throw APIError(404, "unknown_visit", .unknownVisit(id))
         }
-        return .json(try visitAnswer(removed))
+        return .json(try visitAnswer(removed, caller))
     }
 
     /// `{"visit": {id, key, date, kind, note}, "visited": …, "completed": …}` as the readers see
-    /// the log now.
-    func visitAnswer(_ v: Visit) throws -> [UInt8] {
-        let completion = try readers.with { ctx in try ctx.snapshot { $0.completion(of: v.stationKey) } }
+    /// the caller's log now.
+    func visitAnswer(_ v: Visit, _ caller: Caller) throws -> [UInt8] {
+        let completion = try readers.with { ctx in try ctx.snapshot(owner: caller.owner) { $0.completion(of: v.stationKey) } }
         var out: [UInt8] = []
         JSONBytes.append("{\"visit\":", to: &out)
         StationDetail.appendVisit(v, to: &out)
@@ -95,7 +96,7 @@ extension MapAPI {
 
     /// `GET /api/stats[?by=operator|line|prefecture|class]`: as `eki stats --format json`
     /// (`groups`, `total`, `closed_visited`, `orphaned_keys`; percent with two decimals).
-    func stats(_ r: HTTPRequest) throws -> HTTPResponse {
+    func stats(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["by"])
         var grouping: VisitGrouping?
         if let by = p["by"] {
@@ -106,7 +107,7 @@ extension MapAPI {
         }
         // By line: the unified lines of the line table when the database has one (as `eki stats --by line`).
         let stats = try readers.with { ctx in
-            try ctx.snapshot {
+            try ctx.snapshot(owner: caller.owner) {
                 grouping == .line && ctx.store.lines.exists ? try $0.lineStatistics(store: ctx.store)
                     : try $0.statistics(store: ctx.store, by: grouping)
             }

@@ -1,9 +1,13 @@
 import EkiKit
 import Foundation
 
-/// The router: checks a request (Host, Origin, token, read-only), sends it to its handler and
-/// turns errors into `{"error": code, "message": …}` answers, the message in the request's
-/// language (`APIMessage`).
+/// The router: checks a request (Host, Origin, who is calling, CSRF token, read-only), sends it
+/// to its handler with its `Caller` and turns errors into `{"error": code, "message": …}`
+/// answers, the message in the request's language (`APIMessage`).
+///
+/// With accounts every `/api/` call but login needs a session cookie or an API token (401
+/// `login_required`), and `/` without a session is 303 to `/login`; the page's other files need
+/// nothing. Writes with a cookie session, and every write without accounts, need `X-CSRF-Token`.
 ///
 /// | method | path | |
 /// |---|---|---|
@@ -11,27 +15,30 @@ import Foundation
 /// | GET | `/api/render.png` | the picture of a box (`MapAPI+Render.swift`) |
 /// | GET | `/api/clusters` | cells of a box at a zoom (`MapAPI+Clusters.swift`) |
 /// | GET | `/api/lines`, `/api/line`, `/api/linework` | the 路線 panel and the line strokes (`MapAPI+Lines.swift`) |
+/// | POST | `/api/login`, `/api/logout`; GET `/api/session` | accounts (`MapAPI+Accounts.swift`) |
 /// | POST | `/api/visits` | record a visit |
 /// | DELETE | `/api/visits/{id}` | remove one |
-/// | GET | `/`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
+/// | GET | `/`, `/login`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
 final class MapAPI: @unchecked Sendable {
     let configuration: MapServerConfiguration
+    /// The per-start CSRF token without accounts (the page's `eki-csrf`).
     let token: String
     let readers: ReaderPool
     let writer: VisitWriter
+    /// Logins and sessions; nil without accounts.
+    let authenticator: Authenticator?
     let web: StaticFiles
     let leaflet: StaticFiles?
     /// Set once, right after the daemon binds (before any request is answered).
     var port: UInt16 = 0
 
-    static let tokenHeader = "x-eki-token"
-
     init(configuration: MapServerConfiguration, token: String, readers: ReaderPool, writer: VisitWriter,
-         web: StaticFiles, leaflet: StaticFiles?) {
+         authenticator: Authenticator?, web: StaticFiles, leaflet: StaticFiles?) {
         self.configuration = configuration
         self.token = token
         self.readers = readers
         self.writer = writer
+        self.authenticator = authenticator
         self.web = web
         self.leaflet = leaflet
     }
@@ -63,14 +70,9 @@ final class MapAPI: @unchecked Sendable {
                 throw APIError(403, "foreign_host", .foreignHost(host))
             }
         }
-        if let origin = r.headers["origin"], origin.lowercased() != "http://\(host.lowercased())" {
+        if let origin = r.headers["origin"], origin.lowercased() != "\(r.isTLS ? "https" : "http")://\(host.lowercased())" {
             throw APIError(403, "foreign_origin", .foreignOrigin(origin))
         }
-    }
-
-    func checkWrite(_ r: HTTPRequest) throws(APIError) {
-        if configuration.readOnly { throw APIError(403, "read_only", .readOnly) }
-        guard let t = r.headers[Self.tokenHeader], t == token else { throw APIError(403, "bad_token", .badToken) }
     }
 
     func route(_ r: HTTPRequest) throws -> HTTPResponse {
@@ -80,24 +82,28 @@ final class MapAPI: @unchecked Sendable {
             func only(_ ok: Bool) throws(APIError) {
                 if !ok { throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path)) }
             }
+            if path == "/api/login" { try only(r.method == "POST"); return try login(r) }
+            let caller = try caller(r)
             switch path {
-            case "/api/bbox": try only(get); return try bbox(r)
-            case "/api/nearest": try only(get); return try nearest(r)
-            case "/api/search": try only(get); return try search(r)
+            case "/api/session": try only(get); return sessionInfo(caller)
+            case "/api/logout": try only(r.method == "POST"); try checkWrite(r, caller); return try logout(r, caller)
+            case "/api/bbox": try only(get); return try bbox(r, caller)
+            case "/api/nearest": try only(get); return try nearest(r, caller)
+            case "/api/search": try only(get); return try search(r, caller)
             case "/api/geocode": try only(get); return try geocode(r)
-            case "/api/station": try only(get); return try station(r)
-            case "/api/stats": try only(get); return try stats(r)
-            case "/api/render.png": try only(get); return try renderPNG(r)
-            case "/api/clusters": try only(get); return try clusters(r)
-            case "/api/lines": try only(get); return try lines(r)
-            case "/api/line": try only(get); return try line(r)
+            case "/api/station": try only(get); return try station(r, caller)
+            case "/api/stats": try only(get); return try stats(r, caller)
+            case "/api/render.png": try only(get); return try renderPNG(r, caller)
+            case "/api/clusters": try only(get); return try clusters(r, caller)
+            case "/api/lines": try only(get); return try lines(r, caller)
+            case "/api/line": try only(get); return try line(r, caller)
             case "/api/linework": try only(get); return try linework(r)
-            case "/api/visits": try only(r.method == "POST"); try checkWrite(r); return try addVisit(r)
+            case "/api/visits": try only(r.method == "POST"); try checkWrite(r, caller); return try addVisit(r, caller)
             default:
                 if path.hasPrefix("/api/visits/") {
                     try only(r.method == "DELETE")
-                    try checkWrite(r)
-                    return try removeVisit(r, id: String(path.dropFirst("/api/visits/".count)))
+                    try checkWrite(r, caller)
+                    return try removeVisit(r, caller, id: String(path.dropFirst("/api/visits/".count)))
                 }
                 throw APIError(404, "not_found", .noAPI(path))
             }
@@ -105,19 +111,27 @@ final class MapAPI: @unchecked Sendable {
         guard r.method == "GET" || r.method == "HEAD" else {
             throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path))
         }
+        if path == "/login" { return try loginPage(r) }
+        if path == "/" || path == "/index.html" {
+            // With accounts the page is a person's: without a session, the login page.
+            guard let caller = try? caller(r) else { return Self.redirect("/login") }
+            return try page(r, caller)
+        }
         return try staticFile(path, language: r.language)
     }
 
     // MARK: The page
 
+    /// index.html for `caller`, its CSRF token and settings filled in (`pageHTML`).
+    func page(_ r: HTTPRequest, _ caller: Caller) throws(APIError) -> HTTPResponse {
+        guard let file = web.file("index.html"), let bytes = StaticFiles.read(file) else { throw APIError(404, "not_found", .noFile(r.rawPath)) }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+                                                   ("Content-Security-Policy", Self.contentSecurityPolicy)],
+                            body: Array(pageHTML(String(decoding: bytes, as: UTF8.self), language: r.language, caller: caller).utf8))
+    }
+
     func staticFile(_ path: String, language: Language) throws(APIError) -> HTTPResponse {
         let notFound = APIError(404, "not_found", .noFile(path))
-        if path == "/" || path == "/index.html" {
-            guard let file = web.file("index.html"), let bytes = StaticFiles.read(file) else { throw notFound }
-            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
-                                                       ("Content-Security-Policy", Self.contentSecurityPolicy)],
-                                body: Array(pageHTML(String(decoding: bytes, as: UTF8.self), language: language).utf8))
-        }
         let file: String?
         if path.hasPrefix("/leaflet/") {
             file = leaflet?.file(String(path.dropFirst("/leaflet/".count)))
@@ -133,11 +147,12 @@ final class MapAPI: @unchecked Sendable {
     static let contentSecurityPolicy =
         "default-src 'self'; img-src 'self' data: http: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 
-    /// index.html with the token, the page settings and the language filled in (`{{TOKEN}}`,
-    /// `{{CONFIG}}`, `{{LANG}}`; a template without `{{LANG}}` gets `lang="ja"` replaced). The
-    /// settings: `pins`, `readOnly`, `tiles` and `aerial` (`{url, attribution}` or null),
-    /// `leaflet`, `lang` (`ja`|`en`) and `clusterBelowZoom`.
-    func pageHTML(_ template: String, language: Language) -> String {
+    /// index.html with the caller's CSRF token, the page settings and the language filled in
+    /// (`{{CSRF}}` — and `{{TOKEN}}`, its older name — `{{CONFIG}}`, `{{LANG}}`; a template
+    /// without `{{LANG}}` gets `lang="ja"` replaced). The settings: `pins`, `readOnly`, `tiles`
+    /// and `aerial` (`{url, attribution}` or null), `leaflet`, `lang` (`ja`|`en`),
+    /// `clusterBelowZoom`, `accounts` (bool) and `user` (the account name or null).
+    func pageHTML(_ template: String, language: Language, caller: Caller) -> String {
         var config: [UInt8] = []
         func source(_ t: TileSource?) {
             guard let t else { return JSONBytes.append("null", to: &config) }
@@ -150,10 +165,13 @@ final class MapAPI: @unchecked Sendable {
         JSONBytes.append(",\"aerial\":", to: &config)
         source(configuration.aerial)
         JSONBytes.append(",\"leaflet\":\(leaflet?.file("leaflet.js") != nil),\"lang\":\"\(language.rawValue)\"", to: &config)
-        JSONBytes.append(",\"clusterBelowZoom\":\(configuration.clusterBelowZoom)}", to: &config)
+        JSONBytes.append(",\"clusterBelowZoom\":\(configuration.clusterBelowZoom),\"accounts\":\(authenticator != nil),\"user\":", to: &config)
+        JSONBytes.appendOptional(caller.user, to: &config)
+        config.append(UInt8(ascii: "}"))
         var page = template
         if !page.contains("{{LANG}}") { page = page.replacingOccurrences(of: "<html lang=\"ja\"", with: "<html lang=\"{{LANG}}\"") }
-        return page.replacingOccurrences(of: "{{TOKEN}}", with: Self.attribute(token))
+        let csrf = Self.attribute(caller.csrf ?? "")
+        return page.replacingOccurrences(of: "{{CSRF}}", with: csrf).replacingOccurrences(of: "{{TOKEN}}", with: csrf)
             .replacingOccurrences(of: "{{CONFIG}}", with: Self.attribute(String(decoding: config, as: UTF8.self)))
             .replacingOccurrences(of: "{{LANG}}", with: language.rawValue)
     }

@@ -1,3 +1,4 @@
+import EkiAccounts
 import EkiGeocoding
 import Foundation
 
@@ -29,6 +30,15 @@ public struct MapServerConfiguration: Sendable {
     /// Geocoding for `/api/geocode` (endpoints, cache, User-Agent), as `eki geocode` uses it.
     public var geocoder: GeocoderConfiguration
     public var limits: HTTPLimits
+    /// The accounts file (`eki user add`); nil: one person, the visit log at `visitsPath`, and
+    /// loopback only. With it every API call is a logged-in person's, on their own visits.
+    public var accountsPath: String?
+    /// HTTPS with this certificate and key (libmicrohttpd's TLS); nil: plain HTTP.
+    public var tls: TLSCredentials?
+    /// Failed logins allowed per account and per client address.
+    public var loginLimits = LoginLimits()
+    /// The Argon2id parameters passwords are held to (a login with an older hash rehashes it).
+    public var passwordHasher: PasswordHasher = .interactive
 
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
 

@@ -1,18 +1,20 @@
+import EkiAccounts
 import EkiGeocoding
 import EkiKit
 import Foundation
 
-/// One worker's read side: its own read-only connections to the station database and the visit
-/// log, the visited entries resolved for the current versions of both files, the feature cache
-/// and a geocoder. Used by one request at a time (`ReaderPool`).
+/// One worker's read side: its own read-only connections to the station database and to the
+/// visits (the single visit log, or the accounts file holding everyone's), the visited entries
+/// resolved for the current versions of both, per owner, the feature cache and a geocoder.
+/// Used by one request at a time (`ReaderPool`).
 final class ReaderContext {
     let store: StationStore
-    let log: VisitLog
     let geocoder: Geocoder
     let features = FeatureCache()
+    private let source: VisitSource
     private var storeVersion: UInt32?
-    private var logVersion: UInt32?
-    private var cachedVisits: VisitedStations?
+    /// The visited entries of the owners asked for lately, least recently used first.
+    private var owners: [OwnerVisits] = []
     private var cachedLines: [Line]?
     private var cachedStaffOnly: Set<String>?
     private var cachedOpenTotal: Int?
@@ -20,34 +22,93 @@ final class ReaderContext {
     /// station database.
     var linework: (body: [UInt8], etag: String)?
 
+    /// How many owners' visited entries one context keeps (a handful of people use one server).
+    static let ownerCacheSize = 8
+
+    /// Where the visits are read from.
+    enum VisitSource {
+        /// One person's visit log (owner 0).
+        case single(VisitLog)
+        /// The accounts file: each owner's log on its connection.
+        case accounts(AccountStore)
+    }
+
+    /// One owner's log and its visited entries, for the log version they were resolved at.
+    private struct OwnerVisits {
+        var owner: Int64
+        var log: VisitLog
+        var version: UInt32?
+        var visits: VisitedStations?
+    }
+
     init(configuration c: MapServerConfiguration, logExists: Bool) throws {
         store = try StationStore(path: c.databasePath, readOnly: true)
-        log = logExists ? try VisitLog(path: c.visitsPath, create: false) : try VisitLog.empty()
+        if let accounts = c.accountsPath {
+            source = .accounts(try AccountStore(path: accounts, create: false, readOnly: true))
+        } else {
+            source = .single(logExists ? try VisitLog(path: c.visitsPath, create: false) : try VisitLog.empty())
+        }
         geocoder = try Geocoder(configuration: c.geocoder, stations: StoreGazetteer(store: store))
     }
 
-    /// Runs `body` on one version of the station database (a read transaction: an import that
-    /// commits meanwhile is seen by the next request, never half), with the visited entries
-    /// current for that version and the log's latest.
-    func snapshot<T>(_ body: (VisitedStations) throws -> T) throws -> T {
-        try store.readSnapshot {
-            let sv = try store.info.dataVersion()
-            if sv != storeVersion {
-                features.removeAll()
-                cachedVisits = nil
-                cachedLines = nil
-                cachedStaffOnly = nil
-                cachedOpenTotal = nil
-                linework = nil
-                storeVersion = sv
-            }
-            let lv = try log.dataVersion()
-            if lv != logVersion || cachedVisits == nil {
-                cachedVisits = try log.readSnapshot { try VisitedStations(log: log, store: store) }
-                logVersion = lv
-            }
-            return try body(cachedVisits!)
+    /// The visit log of `owner` (0 without accounts), on this context's read connection.
+    func log(of owner: Int64) throws -> VisitLog {
+        try entry(owner).log
+    }
+
+    /// Moves `owner`'s entry to the end (most recently used), making it when missing.
+    private func entry(_ owner: Int64) throws -> OwnerVisits {
+        if let i = owners.firstIndex(where: { $0.owner == owner }) {
+            let e = owners.remove(at: i)
+            owners.append(e)
+            return e
         }
+        let log: VisitLog
+        switch source {
+        case .single(let l): log = l
+        case .accounts(let a): log = try a.visits(of: owner)
+        }
+        if owners.count >= Self.ownerCacheSize { owners.removeFirst() }
+        owners.append(OwnerVisits(owner: owner, log: log))
+        return owners[owners.count - 1]
+    }
+
+    /// Runs `body` on one version of the station database (a read transaction: an import that
+    /// commits meanwhile is seen by the next request, never half), with `owner`'s visited
+    /// entries current for that version and the log's latest.
+    func snapshot<T>(owner: Int64, _ body: (VisitedStations) throws -> T) throws -> T {
+        try store.readSnapshot {
+            try refreshStoreCaches()
+            var e = try entry(owner)
+            let lv = try e.log.dataVersion()
+            if lv != e.version || e.visits == nil {
+                e.visits = try e.log.readSnapshot { try VisitedStations(log: e.log, store: store) }
+                e.version = lv
+                owners[owners.count - 1] = e
+            }
+            return try body(e.visits!)
+        }
+    }
+
+    /// Runs `body` on one version of the station database, without anyone's visits.
+    func snapshot<T>(_ body: () throws -> T) throws -> T {
+        try store.readSnapshot {
+            try refreshStoreCaches()
+            return try body()
+        }
+    }
+
+    /// Drops what was cached for an older version of the station database.
+    private func refreshStoreCaches() throws {
+        let sv = try store.info.dataVersion()
+        guard sv != storeVersion else { return }
+        features.removeAll()
+        for i in owners.indices { owners[i].visits = nil }
+        cachedLines = nil
+        cachedStaffOnly = nil
+        cachedOpenTotal = nil
+        linework = nil
+        storeVersion = sv
     }
 }
 
@@ -105,18 +166,39 @@ final class ReaderPool: @unchecked Sendable {
     }
 }
 
-/// The one writer of the visit log: writes are serialized here (the readers see them at their
-/// next request through the log's data version).
+/// The one writer of the visits: writes are serialized here, on one connection to the visit
+/// log or to the accounts file (the readers see them at their next request through the file's
+/// data version).
 final class VisitWriter: @unchecked Sendable {
-    private let log: VisitLog?
+    private enum Target {
+        case none
+        case single(VisitLog)
+        case accounts(AccountStore, [Int64: VisitLog])
+    }
+    private var target: Target
     private let lock = NSLock()
 
-    init(log: VisitLog?) { self.log = log }
+    /// Writes to one visit log (owner 0); nil: read-only, every write is refused.
+    init(log: VisitLog?) { target = log.map(Target.single) ?? .none }
 
-    func write<T>(_ body: (VisitLog) throws -> T) throws -> T {
-        guard let log else { throw APIError(403, "read_only", .readOnly) }
+    /// Writes to every owner's visits in the accounts file.
+    init(accounts: AccountStore) { target = .accounts(accounts, [:]) }
+
+    /// Runs `body` on `owner`'s visit log, one write at a time. Without accounts `owner` is 0.
+    /// - Throws: `APIError` 403 `read_only` when the server is read-only; what `body` throws.
+    func write<T>(owner: Int64, _ body: (VisitLog) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        return try body(log)
+        switch target {
+        case .none: throw APIError(403, "read_only", .readOnly)
+        case .single(let log): return try body(log)
+        case .accounts(let store, var logs):
+            if let log = logs[owner] { return try body(log) }
+            let log = try store.visits(of: owner)
+            if logs.count >= 64 { logs.removeAll() }
+            logs[owner] = log
+            target = .accounts(store, logs)
+            return try body(log)
+        }
     }
 }

@@ -15,15 +15,21 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// The request body (empty for GET).
     public var body: [UInt8]
+    /// The address of the client as text (`192.0.2.1`, `2001:db8::1`), as the connection
+    /// reports it; nil when unknown.
+    public var clientAddress: String?
+    /// The request came over HTTPS.
+    public var isTLS = false
 
     public init(method: String, rawPath: String, query: [String: String] = [:], badQuery: Bool = false,
-                headers: [String: String] = [:], body: [UInt8] = []) {
+                headers: [String: String] = [:], body: [UInt8] = [], clientAddress: String? = nil) {
         self.method = method
         self.rawPath = rawPath
         self.query = query
         self.badQuery = badQuery
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 }
 

@@ -20,6 +20,21 @@ public struct HTTPLimits: Sendable {
     }
 }
 
+/// A certificate and its private key for HTTPS, as PEM text (what `--tls-cert` and `--tls-key`
+/// name). The certificate file may hold the chain after the server's own certificate.
+public struct TLSCredentials: Sendable {
+    public var certificatePEM: String
+    public var keyPEM: String
+
+    public init(certificatePEM: String, keyPEM: String) {
+        self.certificatePEM = certificatePEM
+        self.keyPEM = keyPEM
+    }
+
+    /// True when this libmicrohttpd was built with TLS (Debian's is, on GnuTLS).
+    public static var isSupported: Bool { eki_mhd_has_tls() != 0 }
+}
+
 /// An HTTP/1.1 server on libmicrohttpd: the one owner of an `MHD_Daemon`. It parses requests
 /// (libmicrohttpd does: no HTTP parsing here), enforces `HTTPLimits`, and calls `handler` on one
 /// of `threads` worker threads, each serving its own connections; handlers therefore run in
@@ -37,13 +52,24 @@ public final class HTTPServer: @unchecked Sendable {
     private let inFlight = Mutex(0)
     /// The port the server listens on (the chosen one when the address asked for port 0).
     public private(set) var port: UInt16 = 0
+    /// HTTPS (libmicrohttpd's TLS) rather than plain HTTP.
+    public let isTLS: Bool
+    /// The PEM texts, kept for as long as the daemon runs.
+    private let tlsTexts: (cert: UnsafeMutablePointer<CChar>, key: UnsafeMutablePointer<CChar>)?
 
-    /// Binds `address` and starts serving.
+    /// Binds `address` and starts serving, over HTTPS when `tls` is given.
     /// - Throws: `ServerError.cannotListen` when the host does not resolve or the port cannot
-    ///   be bound (in use, not permitted).
-    public init(address: ListenAddress, threads: Int, limits: HTTPLimits = HTTPLimits(), handler: @escaping Handler) throws {
+    ///   be bound (in use, not permitted), or the certificate and key are refused;
+    ///   `ServerError.misconfigured` when this libmicrohttpd has no TLS.
+    public init(address: ListenAddress, threads: Int, limits: HTTPLimits = HTTPLimits(), tls: TLSCredentials? = nil,
+                handler: @escaping Handler) throws {
         self.handler = handler
         self.limits = limits
+        if tls != nil && !TLSCredentials.isSupported {
+            throw ServerError.misconfigured("this libmicrohttpd was built without TLS: serve behind a TLS proxy instead")
+        }
+        isTLS = tls != nil
+        tlsTexts = tls.map { (strdup($0.certificatePEM)!, strdup($0.keyPEM)!) }
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICSERV
@@ -55,7 +81,7 @@ public final class HTTPServer: @unchecked Sendable {
         defer { freeaddrinfo(res) }
         var settings = eki_mhd_settings(ipv6: info.pointee.ai_family == AF_INET6 ? 1 : 0, threads: UInt32(max(1, threads)),
                                         connection_memory: 64 * 1024, connection_limit: 512, timeout: 30, backlog: 256,
-                                        address: info.pointee.ai_addr)
+                                        address: info.pointee.ai_addr, tls_cert: tlsTexts?.cert, tls_key: tlsTexts?.key)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
             guard let cls, let slot = conCls, let state = slot.pointee else { return }
@@ -69,12 +95,16 @@ public final class HTTPServer: @unchecked Sendable {
         }
         daemon = eki_mhd_start(&settings, access, completed, me)
         guard let daemon else {
-            throw ServerError.cannotListen(address.description, String(cString: strerror(errno)))
+            let why = String(cString: strerror(errno))
+            throw ServerError.cannotListen(address.description, tls == nil ? why : "\(why) (or the TLS certificate and key were refused)")
         }
         port = eki_mhd_bound_port(daemon)
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        if let t = tlsTexts { free(t.cert); free(t.key) }
+    }
 
     /// Stops accepting connections, lets requests already received finish (up to `grace`
     /// seconds), then closes every connection and joins the worker threads. Idempotent.
@@ -165,9 +195,18 @@ public final class HTTPServer: @unchecked Sendable {
         }
         var headers: [String: String] = [:]
         for (k, v) in Self.values(connection, eki_mhd_header_kind()) where headers[k.lowercased()] == nil { headers[k.lowercased()] = v }
-        let request = HTTPRequest(method: String(cString: method), rawPath: String(cString: url), query: query,
+        var request = HTTPRequest(method: String(cString: method), rawPath: String(cString: url), query: query,
                                   badQuery: badQuery, headers: headers, body: state.body)
+        request.clientAddress = Self.clientAddress(connection)
+        request.isTLS = isTLS
         return Self.queue(handler(request), on: connection)
+    }
+
+    /// The client's address as text (`MHD_CONNECTION_INFO_CLIENT_ADDRESS`), nil when unknown.
+    private static func clientAddress(_ connection: OpaquePointer) -> String? {
+        var text = [CChar](repeating: 0, count: 64)
+        guard eki_mhd_client_address(connection, &text, socklen_t(text.count)) == 1 else { return nil }
+        return String(cString: text)
     }
 
     private static func queue(_ r: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
@@ -199,9 +238,14 @@ public enum ServerError: Error, CustomStringConvertible, Sendable {
     case badListenAddress(String, String)
     case cannotListen(String, String)
     case misconfigured(String)
+    /// Another address than loopback without accounts (anyone who reaches it could write).
+    case needsAccounts(String)
 
     public var description: String {
         switch self {
+        case .needsAccounts(let a):
+            return "--listen \(a) is not loopback: other machines could reach the map and write visits; "
+                + "add --accounts PATH (make it with `eki user add NAME --accounts PATH`) so that everyone logs in"
         case .badListenAddress(let t, let why): return "invalid --listen '\(t)': \(why)"
         case .cannotListen(let a, let why): return "cannot listen on \(a): \(why)"
         case .misconfigured(let why): return why
