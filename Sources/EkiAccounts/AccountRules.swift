@@ -16,10 +16,10 @@ public enum UserName {
             (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
         }
         let bytes = Array(name.utf8)
-        guard allowed(bytes[0]) else { throw .badName(name, "a name starts with a letter or a digit") }
         guard bytes.allSatisfy({ allowed($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else {
             throw .badName(name, "a name has only ASCII letters, digits, '.', '_' and '-'")
         }
+        guard allowed(bytes[0]) else { throw .badName(name, "a name starts with a letter or a digit") }
     }
 }
 

@@ -40,7 +40,7 @@ extension AccountStore {
             FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.digest = \(digest)
             """)
         guard try s.step() else { s.reset(); return nil }
-        let session = Session(digest: digest, user: User(id: s.int64(3), name: s.text(4), createdAt: Self.date(s.int64(5))),
+        var session = Session(digest: digest, user: User(id: s.int64(3), name: s.text(4), createdAt: Self.date(s.int64(5))),
                               csrf: s.text(0), createdAt: Self.date(s.int64(1)), lastSeen: Self.date(s.int64(2)))
         s.reset()
         let t = Self.seconds(now), seen = Self.seconds(session.lastSeen)
@@ -50,6 +50,7 @@ extension AccountStore {
         }
         if t - seen >= Self.touchInterval && !isReadOnly {
             try db.prepare(sql: "UPDATE sessions SET last_seen = \(t) WHERE digest = \(digest)").runBound()
+            session.lastSeen = Self.date(t)
         }
         return session
     }

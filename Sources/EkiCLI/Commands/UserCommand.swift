@@ -38,7 +38,9 @@ struct UserCommand: Command {
     let console: Console
 
     init(arguments: [String], console: Console) throws {
-        guard let sub = arguments.first else { throw UsageError("give a subcommand: \(Self.subcommands.joined(separator: ", "))") }
+        guard let sub = arguments.first, !sub.hasPrefix("-") else {
+            throw UsageError("give a subcommand first: \(Self.subcommands.joined(separator: ", "))")
+        }
         guard Self.subcommands.contains(sub) else {
             let close = Suggestions.closest(to: sub, among: Self.subcommands.map { .init(label: "'\($0)'", names: [$0]) })
             throw UsageError("unknown subcommand '\(sub)'\(Suggestions.didYouMean(close)) (\(Self.subcommands.joined(separator: ", ")))")

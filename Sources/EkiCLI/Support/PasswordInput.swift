@@ -27,8 +27,8 @@ enum PasswordInput {
     /// The first line of `data` (without its line end), which must not be empty.
     static func firstLine(_ data: Data, source: String) throws -> String {
         guard let text = String(data: data, encoding: .utf8) else { throw PasswordInputError("\(source) is not UTF-8 text") }
-        var line = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        if line.hasSuffix("\r") { line.removeLast() }
+        // "\r\n" is one Character in Swift: every line end is a separator.
+        let line = text.split(maxSplits: 1, omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard !line.isEmpty else { throw PasswordInputError("no password in \(source) (its first line is empty)") }
         return line
     }

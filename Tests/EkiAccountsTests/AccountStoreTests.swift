@@ -1,0 +1,152 @@
+import EkiAccounts
+import EkiKit
+import EkiSQLite
+import EkiTestSupport
+import Foundation
+import Testing
+
+/// The accounts file: users, password checks and rehashing, sessions and their idle expiry,
+/// API tokens, removal, and what the file holds (digests, never the secrets).
+@Suite struct AccountStoreTests {
+    let cheap = PasswordHasher(operations: 1, memory: 64 * 1024)
+
+    func store() throws -> AccountStore {
+        try AccountStore(path: TestPaths.temporaryDirectory().appendingPathComponent("accounts.sqlite").path, hasher: cheap)
+    }
+
+    @Test func theFileIsItsOwnKindInWAL() throws {
+        let s = try store()
+        #expect(try s.db.scalarInt("PRAGMA application_id") == 0x454B_4941)
+        let mode = try s.db.prepare("PRAGMA journal_mode")
+        #expect(try mode.step() && mode.text(0) == "wal")
+        // A visit log is not an accounts file, and an accounts file is not a visit log.
+        let folder = TestPaths.temporaryDirectory()
+        let log = folder.appendingPathComponent("visits.sqlite").path
+        _ = try VisitLog(path: log)
+        #expect(throws: AccountError.notAnAccountsFile(log)) { try AccountStore(path: log) }
+        #expect(throws: AccountError.missing(folder.appendingPathComponent("none").path)) {
+            try AccountStore(path: folder.appendingPathComponent("none").path, create: false)
+        }
+    }
+
+    @Test func usersAndTheirPasswords() throws {
+        let s = try store()
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        #expect(alice.id == 1 && alice.name == "alice")
+        #expect(try s.authenticate(name: "alice", password: "correct horse") == alice)
+        #expect(try s.authenticate(name: "Alice", password: "correct horse") == alice)   // case does not tell names apart
+        #expect(try s.authenticate(name: "alice", password: "correct horsE") == nil)
+        #expect(try s.authenticate(name: "nobody", password: "correct horse") == nil)
+        #expect(throws: AccountError.nameTaken("ALICE")) { try s.addUser(name: "ALICE", password: "another one") }
+        // The file holds an Argon2id hash, not the password.
+        let stored = try #require(try s.credentials(named: "alice")).hash
+        #expect(stored.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$") && !stored.contains("correct"))
+        try s.setPassword(name: "alice", password: "battery staple")
+        #expect(try s.authenticate(name: "alice", password: "correct horse") == nil)
+        #expect(try s.authenticate(name: "alice", password: "battery staple") == alice)
+    }
+
+    @Test(arguments: ["", "-alice", ".x", "a b", "アリス", "a/b", String(repeating: "a", count: 33), "a\u{0}b"])
+    func badNamesAreRefused(name: String) throws {
+        let s = try store()
+        #expect(throws: AccountError.self) { try s.addUser(name: name, password: "long enough") }
+        #expect(try s.users().isEmpty)
+    }
+
+    @Test func shortAndHugePasswordsAreRefusedWithoutSayingThem() throws {
+        let s = try store()
+        do {
+            try s.addUser(name: "bob", password: "seven77")
+            Issue.record("a 7-character password was taken")
+        } catch {
+            #expect("\(error)" == "password refused: a password has at least 8 characters")
+        }
+        #expect(throws: AccountError.self) { try s.addUser(name: "bob", password: String(repeating: "x", count: 1025)) }
+        // Eight characters of any script are enough.
+        #expect(try s.addUser(name: "bob", password: "駅駅駅駅駅駅駅駅").id > 0)
+    }
+
+    @Test func anOldHashIsReplacedAtTheNextLogin() throws {
+        let path = TestPaths.temporaryDirectory().appendingPathComponent("a.sqlite").path
+        let old = try AccountStore(path: path, hasher: cheap)
+        try old.addUser(name: "carol", password: "old parameters")
+        let stronger = PasswordHasher(operations: 2, memory: 128 * 1024)
+        let s = try AccountStore(path: path, hasher: stronger)
+        #expect(stronger.needsRehash(try #require(try s.credentials(named: "carol")).hash))
+        #expect(try s.authenticate(name: "carol", password: "old parameters") != nil)
+        let now = try #require(try s.credentials(named: "carol")).hash
+        #expect(now.hasPrefix("$argon2id$v=19$m=128,t=2,p=1$") && !stronger.needsRehash(now))
+        #expect(try s.authenticate(name: "carol", password: "old parameters") != nil)
+    }
+
+    @Test func sessionsAreStoredAsDigestsAndExpireWhenIdle() throws {
+        let s = try store()
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let new = try s.createSession(for: alice.id, now: t0)
+        #expect(new.id.count == 43 && new.csrf.count == 43 && new.id != new.csrf)
+        let found = try #require(try s.session(id: new.id, now: t0.addingTimeInterval(10)))
+        let digest = try SecretToken.digest(new.id)
+        #expect(found.user == alice && found.csrf == new.csrf && found.digest == digest)
+        // Nothing in the file is the session id.
+        let rows = try s.db.prepare("SELECT digest || csrf FROM sessions")
+        #expect(try rows.step() && !rows.text(0).contains(new.id))
+        // Used after 29 days: still there, and last_seen moves on; idle 30 days and a second: gone.
+        let later = t0.addingTimeInterval(29 * 24 * 3600)
+        #expect(try s.session(id: new.id, now: later)?.lastSeen == later)
+        #expect(try s.session(id: new.id, now: later.addingTimeInterval(29 * 24 * 3600)) != nil)
+        let idle = later.addingTimeInterval(29 * 24 * 3600 + AccountStore.sessionIdleLimit + 1)
+        #expect(try s.session(id: new.id, now: idle) == nil)
+        #expect(try s.sessions(of: alice.id).isEmpty)
+        #expect(try s.session(id: "forged", now: t0) == nil)
+    }
+
+    @Test func sessionsEndOnLogoutRevokeAndNewPassword() throws {
+        let s = try store()
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        let a = try s.createSession(for: alice.id), b = try s.createSession(for: alice.id)
+        try s.endSession(id: a.id)
+        #expect(try s.session(id: a.id) == nil && s.session(id: b.id) != nil)
+        _ = try s.createSession(for: alice.id)
+        #expect(try s.endSessions(of: alice.id) == 2)
+        let c = try s.createSession(for: alice.id)
+        #expect(try s.setPassword(name: "alice", password: "new password!") == 1)
+        #expect(try s.session(id: c.id) == nil)
+    }
+
+    @Test func tokensNameTheirAccount() throws {
+        let s = try store()
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        let bob = try s.addUser(name: "bob", password: "correct horse")
+        let t = try s.createToken(for: bob.id)
+        let owner = try s.user(forToken: t)
+        #expect(t.count == 43 && owner == bob)
+        #expect(try s.user(forToken: try SecretToken.digest(t)) == nil)
+        #expect(try s.user(forToken: "") == nil)
+        #expect(try s.users().map { "\($0.user.name):\($0.tokens)" } == ["alice:0", "bob:1"])
+        #expect(try s.revokeTokens(of: bob.id) == 1)
+        #expect(try s.user(forToken: t) == nil)
+        _ = alice
+    }
+
+    @Test func removingAUserRemovesEverythingOfTheirs() throws {
+        let s = try store()
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        let bob = try s.addUser(name: "bob", password: "correct horse")
+        let session = try s.createSession(for: alice.id)
+        let token = try s.createToken(for: alice.id)
+        _ = try s.createSession(for: bob.id)
+        try s.removeUser(name: "alice")
+        #expect(try s.user(named: "alice") == nil && s.session(id: session.id) == nil && s.user(forToken: token) == nil)
+        #expect(try s.users().map(\.user.name) == ["bob"] && s.users()[0].sessions == 1)
+        #expect(throws: AccountError.noSuchUser("alice")) { try s.removeUser(name: "alice") }
+        // Ids are never reused: a new alice is someone else.
+        #expect(try s.addUser(name: "alice", password: "correct horse").id == 3)
+    }
+
+    @Test func theDecoyCostsAVerificationLikeARealHash() throws {
+        let decoy = cheap.decoy
+        #expect(decoy.hasPrefix("$argon2id$v=19$m=64,t=1,p=1$") && decoy == cheap.decoy)
+        #expect(!PasswordHasher.verify("", against: decoy))
+    }
+}
