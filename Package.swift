@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiAccounts", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
-        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiRender"]),
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiRender", "EkiAccounts", "EkiServer"]),
 
         // For the test targets only: ../shared and its real data (read and imported once), skip
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.

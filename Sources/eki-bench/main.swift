@@ -8,6 +8,7 @@
 //   eki-bench search  --db D.gpkg --queries FILE [...]         (bench-search.sh; SearchBench.swift)
 //   eki-bench render  --db D.gpkg [--runs 5]                   (bench-render.sh; RenderBench.swift)
 //   eki-bench clusters --db D.gpkg [--queries 2000] [--visited 1000]  (bench-clusters.sh; ClustersBench.swift)
+//   eki-bench login   --db D.gpkg [--runs 20] [--seconds 20]  (bench-login.sh; LoginBench.swift)
 //
 // All but search print one JSON object on stdout; search prints tables for people. Query sets
 // and reference answers for `queries` come from Scripts/bench/make_queries.py (the peers'
@@ -27,8 +28,9 @@ do {
     case "search": try runSearch(Array(args.dropFirst()))
     case "render": try runRender(Array(args.dropFirst()))
     case "clusters": try runClusters(Array(args.dropFirst()))
+    case "login": try runLogin(Array(args.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search|render|clusters … (see Scripts/bench/)\n".utf8))
+        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search|render|clusters|login … (see Scripts/bench/)\n".utf8))
         exit(64)
     }
 } catch let error as BenchUsageError {
