@@ -11,7 +11,7 @@ import Foundation
 /// (`VisitLog.installSchema`) whose rows carry the user id as their `owner`. Times are whole
 /// seconds since 1970 UTC. Session ids and API tokens are stored only as their BLAKE2b-256 digest
 /// (`SecretToken.digest`): a copy of the file does not let anyone log in. Every write is one
-/// transaction.
+/// transaction. A new file is made readable by its owner only (mode 0600).
 ///
 /// ```swift
 /// let store = try AccountStore(path: "accounts.sqlite")
@@ -79,6 +79,8 @@ public final class AccountStore {
         let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
         if tables == 0 {
             guard create else { throw AccountError.notAnAccountsFile(path) }
+            // Only its owner reads it (SQLite gives the -wal and -shm files the same mode).
+            chmod(path, 0o600)
             // WAL: the server's readers never wait for a login or a recorded visit.
             try db.execute("PRAGMA journal_mode = WAL")
             try db.transaction {

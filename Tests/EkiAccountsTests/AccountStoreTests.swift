@@ -19,6 +19,8 @@ import Testing
         #expect(try s.db.scalarInt("PRAGMA application_id") == 0x454B_4941)
         let mode = try s.db.prepare("PRAGMA journal_mode")
         #expect(try mode.step() && mode.text(0) == "wal")
+        let attributes = try FileManager.default.attributesOfItem(atPath: s.path)
+        #expect((attributes[.posixPermissions] as? Int) == 0o600)
         // A visit log is not an accounts file, and an accounts file is not a visit log.
         let folder = TestPaths.temporaryDirectory()
         let log = folder.appendingPathComponent("visits.sqlite").path
