@@ -10,6 +10,9 @@ extension AccountStore {
         try VisitLog.empty()   // replaced by the owner-scoped log
     }
 
+    /// Grows whenever `userID`'s visits change.
+    public func changeMark(of userID: Int64) throws -> Int64 { 0 }
+
     /// Creates the visit log's tables in a new accounts file.
     static func installVisitSchema(in db: Database) throws {}
 

@@ -33,11 +33,14 @@ final class ReaderContext {
         case accounts(AccountStore)
     }
 
-    /// One owner's log and its visited entries, for the log version they were resolved at.
+    /// One owner's log and its visited entries, for the file version and (with accounts) the
+    /// owner's change mark they were resolved at: a login or another person's visit changes the
+    /// accounts file, not this owner's mark, and leaves their entries cached.
     private struct OwnerVisits {
         var owner: Int64
         var log: VisitLog
         var version: UInt32?
+        var mark: Int64?
         var visits: VisitedStations?
     }
 
@@ -82,11 +85,26 @@ final class ReaderContext {
             var e = try entry(owner)
             let lv = try e.log.dataVersion()
             if lv != e.version || e.visits == nil {
-                e.visits = try e.log.readSnapshot { try VisitedStations(log: e.log, store: store) }
+                try e.log.readSnapshot {
+                    let mark = try changeMark(of: owner)
+                    if e.visits == nil || mark == nil || mark != e.mark {
+                        e.visits = try VisitedStations(log: e.log, store: store)
+                        e.mark = mark
+                    }
+                }
                 e.version = lv
                 owners[owners.count - 1] = e
             }
             return try body(e.visits!)
+        }
+    }
+
+    /// `owner`'s change mark in the accounts file; nil for the single visit log (its file
+    /// version is the owner's).
+    private func changeMark(of owner: Int64) throws -> Int64? {
+        switch source {
+        case .single: return nil
+        case .accounts(let a): return try a.changeMark(of: owner)
         }
     }
 
