@@ -18,6 +18,7 @@ import Foundation
 /// | POST | `/api/login`, `/api/logout`; GET `/api/session` | accounts (`MapAPI+Accounts.swift`) |
 /// | POST | `/api/visits` | record a visit |
 /// | DELETE | `/api/visits/{id}` | remove one |
+/// | POST | `/api/sync` | a device's visit changes in, the server's out (`MapAPI+Sync.swift`) |
 /// | GET | `/`, `/login`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
 final class MapAPI: @unchecked Sendable {
     let configuration: MapServerConfiguration
@@ -99,6 +100,7 @@ final class MapAPI: @unchecked Sendable {
             case "/api/line": try only(get); return try line(r, caller)
             case "/api/linework": try only(get); return try linework(r)
             case "/api/visits": try only(r.method == "POST"); try checkWrite(r, caller); return try addVisit(r, caller)
+            case "/api/sync": try only(r.method == "POST"); try checkWrite(r, caller); return try sync(r, caller)
             default:
                 if path.hasPrefix("/api/visits/") {
                     try only(r.method == "DELETE")
