@@ -152,3 +152,30 @@ import Testing
         #expect(!PasswordHasher.verify("", against: decoy))
     }
 }
+
+/// Each account's visits in the accounts file.
+@Suite struct AccountVisitsTests {
+    let cheap = PasswordHasher(operations: 1, memory: 64 * 1024)
+
+    @Test func visitsAreTheirOwnersAndGoWithTheAccount() throws {
+        let s = try AccountStore(path: TestPaths.temporaryDirectory().appendingPathComponent("a.sqlite").path, hasher: cheap)
+        let alice = try s.addUser(name: "alice", password: "correct horse")
+        let bob = try s.addUser(name: "bob", password: "correct horse")
+        let a = try s.visits(of: alice.id), b = try s.visits(of: bob.id)
+        let mark0 = try s.changeMark(of: bob.id)
+        let v = try a.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13")))
+        // The same station, date and kind is a visit of each of them, not a duplicate.
+        try b.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13")))
+        #expect(try a.count() == 1 && b.count() == 1)
+        #expect(try b.visit(id: v.id) == nil)
+        #expect(throws: VisitLogError.self) { try b.remove(ids: [v.id]) }
+        #expect(try s.changeMark(of: bob.id) > mark0)
+        let bobsMark = try s.changeMark(of: bob.id)
+        try a.add(Visit(stationKey: "odakyu/c/小田原"))
+        #expect(try s.changeMark(of: bob.id) == bobsMark)   // Alice's visit leaves Bob's mark
+        #expect(try s.users().map { "\($0.user.name):\($0.visits)" } == ["alice:2", "bob:1"])
+        #expect(try s.removeUser(name: "alice") == 2)
+        #expect(try s.visits(of: alice.id).count() == 0 && b.count() == 1)
+        #expect(try s.db.scalarInt("SELECT count(*) FROM visit_tombstones WHERE owner = \(alice.id)") == 0)
+    }
+}

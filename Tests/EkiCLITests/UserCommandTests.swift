@@ -127,6 +127,28 @@ import Testing
         #expect(try AccountStore(path: accounts, create: false).user(named: "gina") == nil)
     }
 
+    @Test func addWithVisitsBringsAnExistingLogAndRmTakesItAway() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let accounts = dir.appendingPathComponent("accounts.sqlite").path
+        let logPath = dir.appendingPathComponent("visits.sqlite").path
+        let log = try VisitLog(path: logPath)
+        let first = try log.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13"), kind: .alight, note: "踊り子"))
+        try log.add(Visit(stationKey: "odakyu/c/小田原", date: try VisitDate(parsing: "2020")))
+        let add = eki(["user", "add", "alice", "--accounts", accounts, "--visits", logPath], stdin: "long enough\n")
+        #expect(add.status == 0 && add.out == "added user alice (id 1, 2 visits from \(logPath)) to \(accounts)\n", "\(add.err)")
+        let store = try AccountStore(path: accounts, create: false)
+        let hers = try store.visits(of: 1).visits()
+        #expect(hers.map(\.stationKey) == ["jr-east/c/小田原", "odakyu/c/小田原"])
+        #expect(hers[0].note == "踊り子" && hers[0].kind == .alight && hers[0].uid == first.uid)
+        // The single-user log is left as it was.
+        #expect(try VisitLog(path: logPath, create: false).count() == 2)
+        #expect(eki(["user", "add", "bob", "--accounts", accounts], stdin: "long enough\n").status == 0)
+        #expect(try store.visits(of: 2).count() == 0)
+        #expect(eki(["user", "list", "--accounts", accounts]).out.contains("alice   1  \(Self.today)         0       0       2"))
+        #expect(eki(["user", "rm", "alice", "--accounts", accounts]).out == "removed user alice with 2 visits\n")
+        #expect(try store.visits(of: 1).count() == 0)
+    }
+
     static var today: String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")
