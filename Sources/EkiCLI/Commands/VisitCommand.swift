@@ -2,7 +2,7 @@ import EkiKit
 import EkiImport
 import Foundation
 
-/// `eki visit add|list|rm|check|export|import|share|config`: the visit log (乗下車記録).
+/// `eki visit add|list|rm|check|export|import|share|config|sync`: the visit log (乗下車記録).
 struct VisitCommand: Command {
     static let summary = "record visits (乗下車記録): add, list, rm, check, export, import, share"
     static let help = """
@@ -15,6 +15,7 @@ struct VisitCommand: Command {
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932]
            eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en]
            eki visit config [transfer-counts [yes|no]]
+           eki visit sync URL --token-file F [--cacert PEM]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
     station database never touches it. Visits refer to stations by key.
@@ -50,10 +51,16 @@ struct VisitCommand: Command {
                picture for phones (780 px wide) with a map of the period's stations, and
                prints the file and its size instead.
       config   shows or sets the log's settings (transfer-counts, default yes).
+      sync     merges the log with your account on an `eki serve --accounts` server at URL
+               (http(s)://HOST:PORT): sends what changed here since the last sync, merges
+               what changed there (the same rules as the phone's page: the last edit wins,
+               one visit per station, date and kind). --token-file F holds an API token
+               from `eki user token NAME` (never given on the command line); --cacert PEM
+               trusts a self-signed server's certificate.
     \(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
 
-    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config"]
+    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync"]
 
     let sub: String
     let args: Arguments
@@ -73,12 +80,13 @@ struct VisitCommand: Command {
         case "share": ["since", "until", "png", "lang"]
         case "export": ["format"]
         case "import": ["format", "encoding"]
+        case "sync": ["token-file", "cacert"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
                              flags: [])
         let positionals: ClosedRange<Int> = switch sub {
-        case "add", "import": 1...1
+        case "add", "import", "sync": 1...1
         case "rm": 1...Int.max
         case "config": 0...2
         default: 0...0
@@ -105,6 +113,7 @@ struct VisitCommand: Command {
         case "export": return try export()
         case "import": return try importFile()
         case "share": return try share()
+        case "sync": return try sync()
         default: return try config()
         }
     }

@@ -68,6 +68,18 @@ final class CurlEasy {
     /// `timeout` (seconds) replaces the configured total timeout for this transfer (what is left
     /// of a command's time budget).
     func get(_ url: String, headers: [String] = [], timeout: Double? = nil) throws(GeocodingError) -> HTTPResponse {
+        try perform(url, headers: headers, timeout: timeout, post: nil, caFile: nil)
+    }
+
+    /// POST `body` to `url` with `headers`, redirects not followed (an answer is the server's
+    /// own); `caFile` names the PEM certificates to trust instead of the system's (a
+    /// self-signed server). Throws as `get`.
+    func post(_ url: String, body: [UInt8], headers: [String] = [], caFile: String? = nil) throws(GeocodingError) -> HTTPResponse {
+        try perform(url, headers: headers, timeout: nil, post: body, caFile: caFile)
+    }
+
+    private func perform(_ url: String, headers: [String], timeout: Double?, post: [UInt8]?,
+                         caFile: String?) throws(GeocodingError) -> HTTPResponse {
         currentTimeout = timeout.map { min($0, settings.timeout) } ?? settings.timeout
         curl_easy_reset(handle)
         errorBuffer[0] = 0
@@ -77,7 +89,16 @@ final class CurlEasy {
         for h in headers { list = curl_slist_append(list, h) }
 
         try set(CURLOPT_URL, url)
-        try set(CURLOPT_HTTPGET, 1)
+        if let post {
+            try set(CURLOPT_POST, 1)
+            try check(eki_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(post.count)), CURLOPT_POSTFIELDSIZE_LARGE)
+            // COPYPOSTFIELDS: libcurl copies the bytes now.
+            let rc = post.withUnsafeBytes { eki_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)) }
+            try check(rc, CURLOPT_COPYPOSTFIELDS)
+        } else {
+            try set(CURLOPT_HTTPGET, 1)
+        }
+        if let caFile { try set(CURLOPT_CAINFO, caFile) }
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(settings.connectTimeout))
         try set(CURLOPT_TIMEOUT_MS, Self.milliseconds(currentTimeout))
@@ -85,7 +106,7 @@ final class CurlEasy {
         try set(CURLOPT_ACCEPT_ENCODING, "")                 // every encoding this libcurl decodes
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_FOLLOWLOCATION, post == nil ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, settings.maxRedirects)
         try set(CURLOPT_SSL_VERIFYPEER, 1)
         try set(CURLOPT_SSL_VERIFYHOST, 2)

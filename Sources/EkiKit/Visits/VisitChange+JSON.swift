@@ -137,6 +137,32 @@ public struct VisitSyncBatch: Sendable, Equatable {
     }
 }
 
+/// The server's answer to a sync batch: `{"cursor": CURSOR, "changes": [CHANGE…], "applied": N,
+/// "counting": {"transfer_counts": bool}}`.
+public struct VisitSyncAnswer: Sendable, Equatable {
+    public var cursor: Int64
+    public var changes: [VisitChange]
+    public var applied: Int
+
+    /// Reads an answer; the changes are checked as a batch's are, except for the clock (they
+    /// come from the server's, which may run ahead of this one).
+    /// - Throws: `VisitSyncError` naming what is wrong.
+    public init(json: [UInt8]) throws(VisitSyncError) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json)), let top = object as? [String: Any] else {
+            throw .malformed(index: nil, field: nil, "the answer is not a JSON object")
+        }
+        guard let c = top["cursor"] as? String, let n = Int64(c) else {
+            throw .malformed(index: nil, field: "cursor", "the answer has no cursor")
+        }
+        guard let list = top["changes"] as? [Any] else { throw .malformed(index: nil, field: "changes", "the answer has no changes") }
+        cursor = n
+        applied = (top["applied"] as? Int) ?? 0
+        changes = []
+        let anyTime = VisitTimestamp(milliseconds: Int64.max / 2)
+        for (i, item) in list.enumerated() { changes.append(try VisitSyncBatch.change(item, index: i, now: anyTime)) }
+    }
+}
+
 /// What is wrong with a sync batch.
 public enum VisitSyncError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A field missing, of the wrong type or out of range; `index` is the change's position.

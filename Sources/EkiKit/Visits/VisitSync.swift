@@ -90,19 +90,31 @@ extension VisitLog {
 
     /// The log's changes after change number `since`, in change order (live visits and
     /// tombstones); nil: every live visit, no tombstones (a device starting afresh).
-    public func changes(since: Int64?) throws -> [VisitChange] {
-        var rows: [(Int64, VisitChange)] = []
-        let live = try db.cached("SELECT \(Self.columns), seq FROM visits WHERE owner = ? AND seq > ?")
-        defer { live.reset() }
-        try live.bind([.int(owner), .int(since ?? -1)])
-        while try live.step() { rows.append((live.int64(7), VisitChange(Self.visit(from: live)))) }
-        if let since {
-            let dead = try db.cached("\(Self.tombstoneSelect), seq FROM visit_tombstones WHERE owner = ? AND seq > ?")
-            defer { dead.reset() }
-            try dead.bind([.int(owner), .int(since)])
-            while try dead.step() { rows.append((dead.int64(6), Self.tombstone(from: dead))) }
+    public func changes(since: Int64?) throws -> [VisitChange] { try changes(since: since, limit: Int.max).changes }
+
+    /// At most `limit` of the changes after `since`, in change order, and the change number of
+    /// the last one given (`since`, or 0, when none).
+    public func changes(since: Int64?, limit: Int) throws -> (changes: [VisitChange], through: Int64) {
+        let s = try db.cached("""
+            SELECT 0, \(Self.columns), seq FROM visits WHERE owner = ?1 AND seq > ?2
+            UNION ALL
+            SELECT 1, 0, station_key, date, kind, note, uid, updated_at, seq FROM visit_tombstones
+              WHERE owner = ?1 AND seq > ?2 AND ?3
+            ORDER BY 9 LIMIT ?4
+            """)
+        defer { s.reset() }
+        try s.bind([.int(owner), .int(since ?? -1), .int(since == nil ? 0 : 1), .int(Int64(min(limit, Int(Int64.max))))])
+        var out: [VisitChange] = []
+        var through = since ?? 0
+        while try s.step() {
+            var c = VisitChange(Visit(id: s.int64(1), stationKey: s.text(2), date: (try? VisitDate(parsing: s.text(3))) ?? .unknown,
+                                      kind: s.optionalText(4).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(5),
+                                      uid: s.text(6), updatedAt: VisitTimestamp(milliseconds: s.int64(7))))
+            c.deleted = s.int64(0) == 1
+            out.append(c)
+            through = s.int64(8)
         }
-        return rows.sorted { $0.0 < $1.0 }.map(\.1)
+        return (out, through)
     }
 
     /// The version of `uid` the log holds: live, a tombstone, or nil.
