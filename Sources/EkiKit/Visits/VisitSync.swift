@@ -239,9 +239,9 @@ extension VisitLog {
             for c in changes where try apply(c) { applied += 1 }
             // Marked sent only when the log now holds exactly what the server sent: a merge
             // here that made something else (rule 2 against a visit of this log) is sent back.
-            let after = try lastSequence()
-            let same = try after - before == Int64(applied) && changes.allSatisfy { try current(uid: $0.uid) == $0 }
-            let sent = before == sentThrough && same ? after : sentThrough
+            let received = Set(changes)
+            let same = try self.changes(since: before).allSatisfy { received.contains($0) }
+            let sent = before == sentThrough && same ? try lastSequence() : sentThrough
             try db.cached("INSERT OR REPLACE INTO sync_peers (owner, url, cursor, sent_seq) VALUES (?, ?, ?, ?)")
                 .run([.int(owner), .text(url), .text(String(cursor)), .int(sent)])
             return applied
