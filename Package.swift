@@ -63,7 +63,7 @@ let package = Package(
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
         // Accounts: password hashes and tokens (libsodium; the only caller of CSodium).
         .target(name: "EkiAccounts", dependencies: ["CSodium"]),
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiGeocoding", "EkiRender", "CMicroHTTPD", "CCompression"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),

@@ -92,6 +92,7 @@ final class MapAPI: @unchecked Sendable {
             case "/api/lines": try only(get); return try lines(r)
             case "/api/line": try only(get); return try line(r)
             case "/api/linework": try only(get); return try linework(r)
+            case "/api/snapshot": try only(get); return try snapshot(r)
             case "/api/visits": try only(r.method == "POST"); try checkWrite(r); return try addVisit(r)
             default:
                 if path.hasPrefix("/api/visits/") {
