@@ -202,7 +202,7 @@ const stations = (() => {
     const u = new URL(url, location.href);
     const answer = answers[u.pathname];
     if (!answer) throw Object.assign(new Error(t('offlineNoAnswer')), { status: 0, offline: true });
-    await load();
+    await Promise.all([load(), visits.ready]);
     status.answered += 1;
     return answer(u.searchParams);
   }
@@ -219,7 +219,8 @@ const stations = (() => {
   // The API's answer for url: the server's, or when the network is down the snapshot's.
   async function get(url, signal) {
     const local_ = answers[new URL(url, location.href).pathname];
-    if (local_ && (status.offline || navigator.onLine === false)) {
+    if (navigator.onLine === false) setOffline(true);
+    if (local_ && status.offline) {
       try { return await local(url); } catch (e) { if (e.status !== undefined && e.status !== 0) throw e; }
     }
     let r;
