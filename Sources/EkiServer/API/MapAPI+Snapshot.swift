@@ -14,11 +14,13 @@ extension MapAPI {
     func snapshot(_ r: HTTPRequest) throws -> HTTPResponse {
         _ = try APIParameters(r, allowed: [])
         let cached: CachedSnapshot = try readers.with { ctx in
-            try ctx.snapshot { _ in
-                if let c = ctx.stationSnapshot { return c }
-                let plain = try SnapshotBuilder(ctx: ctx).json()
+            // One version of the station database (a read transaction), no one's visits.
+            try ctx.store.readSnapshot {
+                let version = try ctx.store.info.dataVersion()
+                if let c = ctx.stationSnapshot, c.version == version { return c.answer }
+                let plain = try SnapshotBuilder(store: ctx.store).json()
                 let c = CachedSnapshot(plain: plain, gzip: try Gzip.compress(plain), etag: Self.etag(plain))
-                ctx.stationSnapshot = c
+                ctx.stationSnapshot = (version, c)
                 return c
             }
         }
@@ -68,15 +70,16 @@ struct CachedSnapshot {
 /// - `kanji_variants`: `{variant: standard}` (`KanjiVariants`), for folding a query as
 ///   `TextFold.fold` does.
 struct SnapshotBuilder {
-    let ctx: ReaderContext
+    let store: StationStore
 
     static let fields = ["key", "name", "reading", "operator_short", "class", "lines", "prefecture", "lon", "lat", "kind",
                          "name_forms", "reading_forms", "romaji_forms", "line_forms"]
     static let classes: [ServiceClass] = [.conventional, .shinkansen]
 
     func json() throws -> [UInt8] {
-        let store = ctx.store
-        let lines = try ctx.lines()
+        // The open lines as `/api/lines` orders them (`ReaderContext.lines`).
+        let staffOnly = try store.entries.keys(of: .staffOnly)
+        let lines = OperatorTypes.grouped(try store.lines.all()).map { $0.without(staffOnly) }
         var lineIndex: [String: Int] = [:]
         for (i, l) in lines.enumerated() { lineIndex[l.id] = i }
         // Membership from the whole table (staff-only stops are left out of `ctx.lines()`'s totals

@@ -19,8 +19,8 @@ final class ReaderContext {
     /// `/api/linework`'s answer for all of Japan and its entity tag, for this version of the
     /// station database.
     var linework: (body: [UInt8], etag: String)?
-    /// `/api/snapshot`'s answer, for this version of the station database.
-    var stationSnapshot: CachedSnapshot?
+    /// `/api/snapshot`'s answer and the station database's data version it was made for.
+    var stationSnapshot: (version: UInt32, answer: CachedSnapshot)?
 
     init(configuration c: MapServerConfiguration, logExists: Bool) throws {
         store = try StationStore(path: c.databasePath, readOnly: true)
@@ -41,7 +41,6 @@ final class ReaderContext {
                 cachedStaffOnly = nil
                 cachedOpenTotal = nil
                 linework = nil
-                stationSnapshot = nil
                 storeVersion = sv
             }
             let lv = try log.dataVersion()

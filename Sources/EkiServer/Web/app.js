@@ -69,8 +69,7 @@ async function reload() {
       state.firstPaintMs = performance.now();
       state.firstPaintOffline = stations.status.offline;
       if (basemap.deferred) loadLinework();
-      const later = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
-      later(() => stations.load().catch(() => {}), { timeout: 5000 });
+      afterFirstPaint();
     }
     if (state.mode === 'list' && !state.listPlace) await renderList();
   } catch (e) {
@@ -276,13 +275,18 @@ if (navigator.geolocation) {
 // --- Offline: the service worker, and the view again when the network returns -------------------
 
 // The service worker (sw.js) keeps the page, Leaflet and the station snapshot for offline use.
+// Registered once the first view is drawn (its install fetches the shell and the snapshot: not
+// while the first pins are loading), as the snapshot is read then too, so that the page can go
+// on drawing when the network drops.
 const serviceWorker = { registered: false, error: null };
-if ('serviceWorker' in navigator) {
-  navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => { serviceWorker.registered = true; },
-    (e) => { serviceWorker.error = e.message; console.error('service worker', e); });
+function afterFirstPaint() {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => { serviceWorker.registered = true; },
+      (e) => { serviceWorker.error = e.message; console.error('service worker', e); });
+  }
+  const later = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
+  later(() => stations.load().catch(() => {}), { timeout: 5000 });
 }
-// The snapshot is fetched once the first view is drawn (the service worker keeps it current), so
-// that the page can go on drawing when the network drops.
 document.addEventListener('eki:network', (e) => { if (!e.detail.offline) { reload(); } });
 
 Object.assign(window.eki, {

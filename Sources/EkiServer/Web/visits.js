@@ -121,6 +121,13 @@ const visits = (() => {
     mirror.set(v.id, v);
     if (db) await transaction(['visits'], 'readwrite', (x) => { x.objectStore('visits').put(v); });
     for (const f of listeners) f([resolve(v.key)]);
+    showUnsent();
+  }
+
+  // A line over the map while changes wait and the server cannot be reached: 未送信 N 件.
+  function showUnsent() {
+    const n = [...mirror.values()].filter((v) => v.pending).length;
+    notice('unsent', n && (stations.status.offline || status.lastError) ? i18nHTML('unsent', n) : '');
   }
 
   // Records a visit of `key` (date already checked by parseDate): stored unsent, then synced.
@@ -266,6 +273,7 @@ const visits = (() => {
       if (e.name === 'TypeError') stations.setOffline(true);
     }).finally(() => {
       inFlight = null;
+      showUnsent();
       if ([...mirror.values()].some((v) => v.pending)) schedule(failed ? 15000 : 2000);
     });
     return p;
