@@ -126,9 +126,8 @@ final class MapAPI: @unchecked Sendable {
             file = web.file(String(path.dropFirst()))
         }
         guard let file, let bytes = StaticFiles.read(file) else { throw notFound }
-        var headers = [("Content-Type", StaticFiles.contentType(file)), ("Cache-Control", "no-cache")]
-        if path == "/sw.js" { headers.append(("Service-Worker-Allowed", "/")) }   // the service worker's scope: the whole site
-        return HTTPResponse(status: 200, headers: headers, body: bytes)
+        return HTTPResponse(status: 200, headers: [("Content-Type", StaticFiles.contentType(file)), ("Cache-Control", "no-cache")],
+                            body: bytes)
     }
 
     /// Scripts and styles from this server only; tiles (images) from anywhere the tile URL says.
