@@ -46,7 +46,7 @@ import EkiTestSupport
             #expect(back.map(\.note) == notes, "\(format)")
             let other = try self.log("back-\(format).sqlite")
             #expect(try other.merge(back).added.count == notes.count)
-            #expect(try other.visits() == visits, "\(format)")
+            #expect(try other.visits().map(\.exchanged) == visits.map(\.exchanged), "\(format)")
         }
         // A file that starts with a byte order mark still reads as JSON, and keeps the note's.
         let json = "\u{FEFF}[{\"station\": \"k/c/x\", \"note\": \"\u{FEFF}x\"}, {\"station\": \"k/c/y\", \"note\": \"\\ufeffy\"}]"

@@ -54,6 +54,11 @@ import EkiTestSupport
     }
 }
 
+extension Visit {
+    /// What an exchange file carries of a visit: not its sync uid and change time.
+    var exchanged: Visit { Visit(id: id, stationKey: stationKey, date: date, kind: kind, note: note) }
+}
+
 @Suite struct VisitLogTests {
     let dir = TestPaths.temporaryDirectory()
 
@@ -117,7 +122,7 @@ import EkiTestSupport
         for format in VisitExchangeFormat.allCases {
             let text = VisitExchange.encode(visits, format: format)
             let back = try VisitExchange.decode(text, format: format, file: "f")
-            #expect(back == visits, "\(format)")
+            #expect(back == visits.map(\.exchanged), "\(format)")
             #expect(VisitExchange.encode(back, format: format) == text, "\(format)")
             #expect(VisitExchange.detectFormat(path: "noext", text: text) == format)
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a visit touched a station (optional on a visit).
 public enum VisitKind: String, Hashable, Sendable, CaseIterable {
     /// Got on a train there (乗車). Always counts.
@@ -22,14 +24,25 @@ public struct Visit: Hashable, Sendable {
     public var kind: VisitKind?
     /// Free text; nil when empty.
     public var note: String?
+    /// The id made where the visit was first recorded (a lower-case UUID), the same on every
+    /// device and server that holds it; empty for a new visit (`VisitLog` makes one).
+    public var uid: String
+    /// When this record was last changed; `.unset` for a new visit (`VisitLog` stamps the time).
+    public var updatedAt: VisitTimestamp
 
-    public init(id: Int64 = 0, stationKey: String, date: VisitDate = .unknown, kind: VisitKind? = nil, note: String? = nil) {
+    public init(id: Int64 = 0, stationKey: String, date: VisitDate = .unknown, kind: VisitKind? = nil, note: String? = nil,
+                uid: String = "", updatedAt: VisitTimestamp = .unset) {
         self.id = id
         self.stationKey = stationKey
         self.date = date
         self.kind = kind
         self.note = note.flatMap { $0.isEmpty ? nil : $0 }
+        self.uid = uid
+        self.updatedAt = updatedAt
     }
+
+    /// A new visit id: a random (version 4) UUID, lower-case.
+    public static func makeUID() -> String { UUID().uuidString.lowercased() }
 
     /// Log order: by date (see `VisitDate`), then by id.
     public static func logOrder(_ a: Visit, _ b: Visit) -> Bool {

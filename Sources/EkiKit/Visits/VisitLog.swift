@@ -5,9 +5,18 @@ import Foundation
 /// so that rebuilding or replacing the station database never touches it. Visits refer to
 /// stations by key only; `VisitedStations` resolves them against a `StationStore`.
 ///
-/// File: `application_id` 0x454B4956 (`EKIV`), `user_version` 1; table `visits (id, station_key,
-/// date, kind, note)` with one row per visit (unique on station key, date and kind), and
-/// `settings (name, value)`. Dates are stored as text (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or NULL.
+/// File: `application_id` 0x454B4956 (`EKIV`), `user_version` 2 (a version-1 file is upgraded
+/// when first opened by a writer, see `VisitLog+Upgrade.swift`). Tables:
+/// - `visits (id, owner, uid, station_key, date, kind, note, updated_at, seq)`: one row per
+///   visit, unique on owner + station key, date and kind, and on owner + uid. Dates are text
+///   (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or NULL; `updated_at` is milliseconds since 1970 UTC.
+/// - `visit_tombstones (owner, uid, station_key, date, kind, note, updated_at, seq)`: removed
+///   visits, kept so that a removal reaches every device (`VisitSync.swift`).
+/// - `settings (owner, name, value)`, `sync_sequence (last)` (the change counter that stamps
+///   `seq`), `sync_peers` (what this log last exchanged with each server) and `key_sources`.
+///
+/// A log belongs to one owner: 0 in a log file of its own; in an accounts file (EkiAccounts)
+/// each person's visits are the rows of their user id, reached through `init(database:owner:path:)`.
 ///
 /// ```swift
 /// let log = try VisitLog(path: "visits.sqlite")
@@ -20,23 +29,44 @@ public final class VisitLog {
     package let db: Database
     /// The file path given at open (`:memory:` for an empty log that is not stored).
     public let path: String
+    /// Whose visits these are: 0 for a log file of its own, else the user id in an accounts file.
+    public let owner: Int64
 
     static let applicationID: Int64 = 0x454B_4956
+    static let schemaVersion: Int64 = 2
 
-    static let schema = """
-    PRAGMA application_id = \(applicationID);
-    PRAGMA user_version = 1;
+    /// The tables of visits, in a log file or in an accounts file (`installSchema(in:)`).
+    static let visitTables = """
     CREATE TABLE visits (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
+      owner INTEGER NOT NULL DEFAULT 0,
+      uid TEXT NOT NULL CHECK (length(uid) BETWEEN 1 AND 64),
       station_key TEXT NOT NULL CHECK (station_key <> ''),
       date TEXT CHECK (date IS NULL OR date GLOB '[0-9][0-9][0-9][0-9]'
                        OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'
                        OR date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
       kind TEXT CHECK (kind IS NULL OR kind IN ('board', 'alight', 'transfer', 'pass')),
-      note TEXT CHECK (note IS NULL OR note <> ''));
-    CREATE UNIQUE INDEX visits_identity ON visits (station_key, ifnull(date, ''), ifnull(kind, ''));
-    CREATE TABLE settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+      note TEXT CHECK (note IS NULL OR note <> ''),
+      updated_at INTEGER NOT NULL,
+      seq INTEGER NOT NULL);
+    CREATE UNIQUE INDEX visits_identity ON visits (owner, station_key, ifnull(date, ''), ifnull(kind, ''));
+    CREATE UNIQUE INDEX visits_uid ON visits (owner, uid);
+    CREATE INDEX visits_seq ON visits (owner, seq);
+    CREATE TABLE visit_tombstones (
+      owner INTEGER NOT NULL DEFAULT 0, uid TEXT NOT NULL, station_key TEXT NOT NULL, date TEXT, kind TEXT, note TEXT,
+      updated_at INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY (owner, uid));
+    CREATE INDEX visit_tombstones_seq ON visit_tombstones (owner, seq);
+    CREATE TABLE settings (owner INTEGER NOT NULL DEFAULT 0, name TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (owner, name));
+    CREATE TABLE sync_sequence (last INTEGER NOT NULL);
+    INSERT INTO sync_sequence (last) VALUES (0);
+    CREATE TABLE sync_peers (owner INTEGER NOT NULL DEFAULT 0, url TEXT NOT NULL, cursor TEXT, sent_seq INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (owner, url));
     """ + keySourcesSchema
+
+    static let schema = """
+    PRAGMA application_id = \(applicationID);
+    PRAGMA user_version = \(schemaVersion);
+    """ + visitTables
 
     /// The source rows (`dataset:id`) each recorded key stood for when it was last seen in a
     /// station database: a memo, not part of the exported log, that lets a visit find its
@@ -62,11 +92,13 @@ public final class VisitLog {
     }
 
     /// Opens the log at `path`. With `create`, a missing file (and its folder) is created and the
-    /// log is writable; without it, the file must exist and is opened read-only.
+    /// log is writable; without it, the file must exist and is opened read-only. A version-1 file
+    /// is upgraded first (through a writable connection of its own, in one transaction).
     /// - Throws: `VisitLogError.missing` (no file, `create` false), `VisitLogError.notAVisitLog`
     ///   (an SQLite file that is something else, e.g. the station database), `SQLiteError`.
     public init(path: String, create: Bool = true) throws {
         self.path = path
+        owner = 0
         let inMemory = path == ":memory:"
         let exists = inMemory || FileManager.default.fileExists(atPath: path)
         if !exists {
@@ -74,6 +106,7 @@ public final class VisitLog {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
+        if exists && !inMemory { try Self.upgradeIfNeeded(path: path) }
         db = try Database(path: path, readOnly: !create && !inMemory)
         // WAL: a writer (a visit recorded on the map) never blocks the readers.
         if create && !inMemory { try db.execute("PRAGMA journal_mode = WAL") }
@@ -83,10 +116,20 @@ public final class VisitLog {
             try db.transaction { try db.execute(Self.schema) }
         } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
             throw VisitLogError.notAVisitLog(path)
-        } else if create {
-            try db.execute(Self.keySourcesSchema)
         }
     }
+
+    /// The visits of `owner` on a connection another store owns (the accounts file), whose
+    /// tables `installSchema(in:)` made. The log does not close or configure `database`.
+    package init(database: Database, owner: Int64, path: String) {
+        db = database
+        self.owner = owner
+        self.path = path
+    }
+
+    /// Creates the visit tables in `db` (inside the caller's transaction, if any).
+    /// - Throws: `SQLiteError` (a table of the same name exists already, say).
+    package static func installSchema(in db: Database) throws { try db.execute(visitTables) }
 
     // MARK: Finding the station of a key
 
@@ -132,20 +175,22 @@ public final class VisitLog {
 
     /// The counting rule; `transferCounts` is the `transfer_counts` setting (default on).
     public func counting() throws -> VisitCounting {
-        let s = try db.cached("SELECT value FROM settings WHERE name = 'transfer_counts'")
+        let s = try db.cached("SELECT value FROM settings WHERE owner = ? AND name = 'transfer_counts'")
         defer { s.reset() }
+        try s.bind([.int(owner)])
         return VisitCounting(transferCounts: try s.step() ? s.text(0) != "0" : true)
     }
 
     /// Stores the counting rule in the log.
     public func setCounting(_ c: VisitCounting) throws {
-        try db.prepare("INSERT OR REPLACE INTO settings (name, value) VALUES ('transfer_counts', ?)")
-            .run([.text(c.transferCounts ? "1" : "0")])
+        try db.prepare("INSERT OR REPLACE INTO settings (owner, name, value) VALUES (?, 'transfer_counts', ?)")
+            .run([.int(owner), .text(c.transferCounts ? "1" : "0")])
     }
 
     // MARK: Visits
 
-    /// Records `visit` under a new id (its `id` is ignored) and returns it with that id.
+    /// Records `visit` under a new id (its `id` is ignored) and returns it with that id, a new
+    /// `uid` when it has none and `updatedAt` now when unset.
     /// - Throws: `VisitLogError.duplicate` when the log already has a visit of the same station
     ///   key, date and kind (see `Visit.identity`); `SQLiteError`.
     @discardableResult
@@ -166,9 +211,12 @@ public final class VisitLog {
         }
     }
 
+    static let columns = "id, station_key, date, kind, note, uid, updated_at"
+
     /// Every visit in `range`, in log order (date, then id).
     public func visits(in range: VisitDateRange = VisitDateRange()) throws -> [Visit] {
-        let s = try db.prepare("SELECT id, station_key, date, kind, note FROM visits ORDER BY ifnull(date, ''), id")
+        let s = try db.prepare("SELECT \(Self.columns) FROM visits WHERE owner = ? ORDER BY ifnull(date, ''), id")
+        try s.bind([.int(owner)])
         var out: [Visit] = []
         while try s.step() {
             let v = Self.visit(from: s)
@@ -179,34 +227,48 @@ public final class VisitLog {
 
     /// The visit with `id`, or nil.
     public func visit(id: Int64) throws -> Visit? {
-        let s = try db.cached("SELECT id, station_key, date, kind, note FROM visits WHERE id = ?")
+        let s = try db.cached("SELECT \(Self.columns) FROM visits WHERE owner = ? AND id = ?")
         defer { s.reset() }
-        s.bind(id, at: 1)
+        try s.bind([.int(owner), .int(id)])
+        return try s.step() ? Self.visit(from: s) : nil
+    }
+
+    /// The visit with `uid`, or nil.
+    public func visit(uid: String) throws -> Visit? {
+        let s = try db.cached("SELECT \(Self.columns) FROM visits WHERE owner = ? AND uid = ?")
+        defer { s.reset() }
+        try s.bind([.int(owner), .text(uid)])
         return try s.step() ? Self.visit(from: s) : nil
     }
 
     /// Number of visits.
-    public func count() throws -> Int { Int(try db.scalarInt("SELECT count(*) FROM visits") ?? 0) }
+    public func count() throws -> Int {
+        Int(try db.scalarInt("SELECT count(*) FROM visits WHERE owner = ?", [.int(owner)]) ?? 0)
+    }
 
-    /// Removes the visits with these ids, all or none.
+    /// Removes the visits with these ids, all or none, keeping a tombstone of each (stamped now)
+    /// so that the removal reaches the devices this log syncs with.
     /// - Returns: the removed visits.
     /// - Throws: `VisitLogError.noSuchVisit` for the first id the log does not hold (nothing is removed).
     @discardableResult
     public func remove(ids: [Int64]) throws -> [Visit] {
         try db.transaction {
-            try ids.map { id in
+            let now = VisitTimestamp.now()
+            return try ids.map { id in
                 guard let v = try visit(id: id) else { throw VisitLogError.noSuchVisit(id) }
-                try db.prepare("DELETE FROM visits WHERE id = ?").run([.int(id)])
+                try bury(v, at: max(now, VisitTimestamp(milliseconds: v.updatedAt.milliseconds + 1)))
                 return v
             }
         }
     }
 
-    /// Merges `incoming` visits (from `VisitExchange`) into the log in one transaction. A visit
-    /// whose station key, date and kind the log already holds is the same visit: with the same
-    /// note it is already present, with another note it is a conflict and the log's note is kept.
-    /// A new visit keeps its id when the log has no visit with that id (so an export imported into
-    /// an empty log reproduces it exactly), else gets a new one (reported as renumbered).
+    /// Merges `incoming` visits (from `VisitExchange`, or another log) into the log in one
+    /// transaction. A visit whose station key, date and kind the log already holds is the same
+    /// visit: with the same note it is already present, with another note it is a conflict and
+    /// the log's note is kept. A new visit keeps its id when the log has no visit with that id
+    /// (so an export imported into an empty log reproduces it exactly), else gets a new one
+    /// (reported as renumbered); it keeps its `uid` and `updatedAt` when it has them and the
+    /// uid is free (another log's visits keep their identity across devices).
     /// - Throws: `SQLiteError` (nothing is written).
     public func merge(_ incoming: [Visit]) throws -> VisitMergeReport {
         try db.transaction {
@@ -217,8 +279,15 @@ public final class VisitLog {
                     else { report.conflicts.append(VisitConflict(existing: existing, incoming: v)) }
                     continue
                 }
+                var new = v
+                if !new.uid.isEmpty, try visit(uid: new.uid) != nil { new.uid = "" }
+                if !new.uid.isEmpty, try tombstone(uid: new.uid) != nil {
+                    // Recorded again after a removal: a new edit, later than the removal.
+                    try db.prepare("DELETE FROM visit_tombstones WHERE owner = ? AND uid = ?").run([.int(owner), .text(new.uid)])
+                    new.updatedAt = .unset
+                }
                 let idFree = v.id > 0 ? try visit(id: v.id) == nil : false
-                let added = try insert(v, keepingID: idFree)
+                let added = try insert(new, keepingID: idFree)
                 if v.id > 0 && added.id != v.id { report.renumbered.append((from: v.id, to: added.id)) }
                 report.added.append(added)
             }
@@ -241,28 +310,47 @@ public final class VisitLog {
 
     func visit(matching v: Visit) throws -> Visit? {
         let s = try db.cached("""
-            SELECT id, station_key, date, kind, note FROM visits
-            WHERE station_key = ? AND ifnull(date, '') = ? AND ifnull(kind, '') = ?
+            SELECT \(Self.columns) FROM visits
+            WHERE owner = ? AND station_key = ? AND ifnull(date, '') = ? AND ifnull(kind, '') = ?
             """)
         defer { s.reset() }
-        try s.bind([.text(v.stationKey), .text(v.date.text ?? ""), .text(v.kind?.rawValue ?? "")])
+        try s.bind([.int(owner), .text(v.stationKey), .text(v.date.text ?? ""), .text(v.kind?.rawValue ?? "")])
         return try s.step() ? Self.visit(from: s) : nil
     }
 
+    /// Writes `v` as a new row, stamped with the next change number; a new uid when it has none,
+    /// now when its `updatedAt` is unset.
     func insert(_ v: Visit, keepingID: Bool) throws -> Visit {
-        try db.cached("INSERT INTO visits (id, station_key, date, kind, note) VALUES (?, ?, ?, ?, ?)").run([
-            keepingID ? .int(v.id) : .null, .text(v.stationKey), v.date.text.map(SQLValue.text) ?? .null,
-            v.kind.map { .text($0.rawValue) } ?? .null, v.note.map(SQLValue.text) ?? .null,
-        ])
         var added = v
+        if added.uid.isEmpty { added.uid = Visit.makeUID() }
+        if added.updatedAt == .unset { added.updatedAt = .now() }
+        try db.cached("""
+            INSERT INTO visits (id, owner, uid, station_key, date, kind, note, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([
+            keepingID ? .int(v.id) : .null, .int(owner), .text(added.uid), .text(v.stationKey), v.date.text.map(SQLValue.text) ?? .null,
+            v.kind.map { .text($0.rawValue) } ?? .null, v.note.map(SQLValue.text) ?? .null,
+            .int(added.updatedAt.milliseconds), .int(try nextSequence()),
+        ])
         added.id = db.lastInsertRowID
         return added
     }
 
+    /// The next change number (`sync_sequence`), inside the caller's write.
+    func nextSequence() throws -> Int64 {
+        let s = try db.cached("UPDATE sync_sequence SET last = last + 1 RETURNING last")
+        defer { s.reset() }
+        guard try s.step() else { throw VisitLogError.notAVisitLog(path) }
+        return s.int64(0)
+    }
+
+    /// The last change number given (0 when none).
+    public func lastSequence() throws -> Int64 { try db.scalarInt("SELECT last FROM sync_sequence") ?? 0 }
+
     static func visit(from s: Statement) -> Visit {
         Visit(id: s.int64(0), stationKey: s.text(1),
               date: (try? VisitDate(parsing: s.text(2))) ?? .unknown,
-              kind: s.optionalText(3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(4))
+              kind: s.optionalText(3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(4),
+              uid: s.text(5), updatedAt: VisitTimestamp(milliseconds: s.int64(6)))
     }
 }
 
@@ -290,6 +378,8 @@ public enum VisitLogError: Error, CustomStringConvertible, Sendable {
     case notAVisitLog(String)
     case duplicate(Visit)
     case noSuchVisit(Int64)
+    /// An older visit log that needs upgrading, in a file this process cannot write.
+    case readOnlyUpgrade(String)
 
     public var description: String {
         switch self {
@@ -298,6 +388,8 @@ public enum VisitLogError: Error, CustomStringConvertible, Sendable {
         case .duplicate(let v):
             return "visit \(v.id) already records \(v.stationKey) on \(v.date)\(v.kind.map { " (\($0.rawValue))" } ?? "")"
         case .noSuchVisit(let id): return "no visit with id \(id)"
+        case .readOnlyUpgrade(let p):
+            return "\(p) is a visit log of an older version and cannot be written here to upgrade it (open it once with write permission)"
         }
     }
 }

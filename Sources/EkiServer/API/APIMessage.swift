@@ -38,6 +38,8 @@ enum APIMessage: Sendable, Equatable {
     case badDate(text: String, noSuchDate: Bool, reason: String)
     case badVisitID(String)
     case duplicateVisit(id: Int64, key: String, date: String, kind: String?)
+    // Sync.
+    case syncBatch(VisitSyncError)
     // Services.
     case searchIndex(String)
     case badProvider(String)
@@ -92,6 +94,7 @@ enum APIMessage: Sendable, Equatable {
         case .duplicateVisit(let id, let key, let date, let kind):
             let how = ["board": "乗車", "alight": "降車", "transfer": "乗換", "pass": "通過"]
             return "\(key) の \(date)\(kind.map { "（\(how[$0] ?? $0)）" } ?? "")はすでに記録 \(id) にあります"
+        case .syncBatch(let e): return Self.japanese(e)
         case .searchIndex(let why): return "検索索引が読めません: \(why)"
         case .badProvider(let why): return "「provider」が読めません: \(why)"
         case .placeNotFound(let q): return "「\(q)」に当たる地点は見つかりません"
@@ -138,6 +141,7 @@ enum APIMessage: Sendable, Equatable {
         case .badVisitID(let t): return "a visit id is a whole number ≥ 1, got '\(t)'"
         case .duplicateVisit(let id, let key, let date, let kind):
             return "visit \(id) already records \(key) on \(date)\(kind.map { " (\($0))" } ?? "")"
+        case .syncBatch(let e): return e.description
         case .searchIndex(let why): return why
         case .badProvider(let why): return "'provider': \(why)"
         case .placeNotFound(let q): return "no place found for '\(q)'"
@@ -148,6 +152,17 @@ enum APIMessage: Sendable, Equatable {
 }
 
 extension APIMessage {
+    /// A refused sync batch, in Japanese (the field names stay as sent).
+    static func japanese(_ e: VisitSyncError) -> String {
+        switch e {
+        case .malformed(let index?, let field?, _): return "同期の変更 \(index) 番目の「\(field)」が正しくありません: \(e.description)"
+        case .malformed(_, let field?, _): return "同期の要求の「\(field)」が正しくありません: \(e.description)"
+        case .malformed: return "同期の要求は JSON オブジェクト {since, changes} で送ってください"
+        case .duplicateID(let id, let a, let b): return "同期の変更 \(a) 番目と \(b) 番目が同じ id \(id) です"
+        case .tooMany(let n, let limit): return "同期の変更が \(n) 件あります（1 回に \(limit) 件まで）"
+        }
+    }
+
     /// The message for a date `VisitDate(parsing:)` refused.
     static func date(_ e: VisitDate.ParseError) -> APIMessage {
         .badDate(text: e.text, noSuchDate: e.isNoSuchDate, reason: e.reason)

@@ -6,16 +6,23 @@ struct APIError: Error {
     var status: Int
     var code: String
     var message: APIMessage
+    /// More members of the error object (`index`, `field` of a refused sync change).
+    var extra: [(String, JSONValue)] = []
 
-    init(_ status: Int, _ code: String, _ message: APIMessage) {
+    init(_ status: Int, _ code: String, _ message: APIMessage, extra: [(String, JSONValue)] = []) {
         self.status = status
         self.code = code
         self.message = message
+        self.extra = extra
     }
 
     static func bad(_ message: APIMessage) -> APIError { APIError(400, "bad_request", message) }
 
-    func response(_ language: Language) -> HTTPResponse { .error(status, code, message.text(language)) }
+    func response(_ language: Language) -> HTTPResponse {
+        guard !extra.isEmpty else { return .error(status, code, message.text(language)) }
+        let object = JSONValue.object([("error", .string(code)), ("message", .string(message.text(language)))] + extra)
+        return .json(object.text(), status: status)
+    }
 }
 
 /// The query parameters of one API call, validated as the command line validates its options:

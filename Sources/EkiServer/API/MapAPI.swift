@@ -13,6 +13,7 @@ import Foundation
 /// | GET | `/api/lines`, `/api/line`, `/api/linework` | the 路線 panel and the line strokes (`MapAPI+Lines.swift`) |
 /// | POST | `/api/visits` | record a visit |
 /// | DELETE | `/api/visits/{id}` | remove one |
+/// | POST | `/api/sync` | a device's visit changes in, the server's out (`MapAPI+Sync.swift`) |
 /// | GET | `/`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
 final class MapAPI: @unchecked Sendable {
     let configuration: MapServerConfiguration
@@ -94,6 +95,7 @@ final class MapAPI: @unchecked Sendable {
             case "/api/linework": try only(get); return try linework(r)
             case "/api/snapshot": try only(get); return try snapshot(r)
             case "/api/visits": try only(r.method == "POST"); try checkWrite(r); return try addVisit(r)
+            case "/api/sync": try only(r.method == "POST"); try checkWrite(r); return try sync(r)
             default:
                 if path.hasPrefix("/api/visits/") {
                     try only(r.method == "DELETE")

@@ -73,6 +73,8 @@ public struct StationDetail: Sendable {
         JSONBytes.append(",\"date\":", to: &out); JSONBytes.appendOptional(v.date.text, to: &out)
         JSONBytes.append(",\"kind\":", to: &out); JSONBytes.appendOptional(v.kind?.rawValue, to: &out)
         JSONBytes.append(",\"note\":", to: &out); JSONBytes.appendOptional(v.note, to: &out)
+        JSONBytes.append(",\"uid\":", to: &out); JSONBytes.appendQuoted(v.uid, to: &out)
+        JSONBytes.append(",\"updated_at\":", to: &out); JSONBytes.appendQuoted(v.updatedAt.text, to: &out)
         out.append(UInt8(ascii: "}"))
     }
 

@@ -12,12 +12,18 @@ public struct HTTPLimits: Sendable {
     public var maxHeaderBytes: Int
     /// Bytes of the body.
     public var maxBody: Int
+    /// Bytes of the body of `POST /api/sync` (a batch of up to 5,000 visit changes).
+    public var maxSyncBody: Int
 
-    public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024) {
+    public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024, maxSyncBody: Int = 4 * 1024 * 1024) {
         self.maxTarget = maxTarget
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBody = maxBody
+        self.maxSyncBody = maxSyncBody
     }
+
+    /// The body limit for a request to `path` (as sent).
+    public func maxBody(path: String) -> Int { path == "/api/sync" ? maxSyncBody : maxBody }
 }
 
 /// An HTTP/1.1 server on libmicrohttpd: the one owner of an `MHD_Daemon`. It parses requests
@@ -91,6 +97,8 @@ public final class HTTPServer: @unchecked Sendable {
     /// The state of one request between libmicrohttpd's calls: its body so far.
     final class RequestState {
         var body: [UInt8] = []
+        /// The body limit for this request's path.
+        var maxBody = 0
         /// An answer was queued already, or the body is being dropped.
         var refused = false
         /// The body went past the limit: answer 413 when it ends.
@@ -109,6 +117,7 @@ public final class HTTPServer: @unchecked Sendable {
         guard let raw = conCls.pointee else {
             // First call: headers only. Refuse oversized targets, headers and announced bodies now.
             let state = RequestState()
+            state.maxBody = limits.maxBody(path: String(cString: url))
             conCls.pointee = Unmanaged.passRetained(state).toOpaque()
             inFlight.withLock { $0 += 1 }
             let headers = Self.values(connection, eki_mhd_header_kind())
@@ -121,8 +130,8 @@ public final class HTTPServer: @unchecked Sendable {
             } else if headerBytes > limits.maxHeaderBytes {
                 refusal = .tooLarge(what: .headers, limit: limits.maxHeaderBytes)
             } else if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }),
-                      length > limits.maxBody {
-                refusal = .tooLarge(what: .body, limit: limits.maxBody)
+                      length > state.maxBody {
+                refusal = .tooLarge(what: .body, limit: state.maxBody)
             }
             if let refusal {
                 state.refused = true
@@ -139,9 +148,9 @@ public final class HTTPServer: @unchecked Sendable {
                 // ended (libmicrohttpd cannot answer in the middle of a chunked upload); a body
                 // far past the limit just closes the connection.
                 state.dropped += n
-                return state.dropped > 16 * limits.maxBody ? eki_mhd_no() : eki_mhd_yes()
+                return state.dropped > 16 * state.maxBody ? eki_mhd_no() : eki_mhd_yes()
             }
-            if state.body.count + n > limits.maxBody {
+            if state.body.count + n > state.maxBody {
                 state.refused = true
                 state.tooLarge = true
                 state.dropped = state.body.count + n
@@ -153,7 +162,7 @@ public final class HTTPServer: @unchecked Sendable {
         }
         if state.tooLarge {
             state.tooLarge = false
-            return Self.queue(.error(413, "too_large", APIMessage.tooLarge(what: .body, limit: limits.maxBody)
+            return Self.queue(.error(413, "too_large", APIMessage.tooLarge(what: .body, limit: state.maxBody)
                                         .text(Self.language(connection))), on: connection)
         }
         if state.refused { return eki_mhd_yes() }
