@@ -108,7 +108,7 @@ class Device:
             pw.clear()
             pw.send_keys(PASSWORD)
             self.d.find_element(By.ID, "login-submit").click()
-            wait_for(self.d, "return location.pathname === '/' && window.eki && window.eki.map", 15)
+            wait_for(self.d, "return location.pathname === '/' && !!(window.eki && window.eki.map)", 15)
             check(self.js("return location.pathname") == "/", f"{self.name}: logged in as {USER}, the map opens")
             self.d.get(base + "/" + ODAWARA)
         settle(self.d)
@@ -243,8 +243,10 @@ try:
 
     # 4. A visit recorded offline: green at once, kept through a reload.
     a.record_today(MIDORICHO)
-    check(a.d.find_element(By.ID, "st-completed").text.startswith("済") and a.pin_visited(MIDORICHO) == [True, True]
-          and a.pending() == 1, f"offline 「今日乗下車しました」 at 緑町: the pin is green, 1 change waits in IndexedDB")
+    state = [a.d.find_element(By.ID, "st-completed").text, a.pin_visited(MIDORICHO), a.pending(),
+             a.d.find_element(By.ID, "record-error").text]
+    check(state[0].startswith("済") and state[1] == [True, True] and state[2] == 1,
+          f"offline 「今日乗下車しました」 at 緑町: the pin is green, 1 change waits in IndexedDB" + ("" if state[2] == 1 else f" — {state}"))
     a.d.find_element(By.ID, "station-close").click()
     for value, want in [("visited", [MIDORICHO]), ("unvisited", None)]:
         a.d.find_element(By.CSS_SELECTOR, f'#filter button[data-value="{value}"]').click()
