@@ -64,7 +64,7 @@ let package = Package(
         // Accounts: people, password hashes, sessions, API tokens and their visits in one SQLite
         // file; login limits (libsodium; the only caller of CSodium).
         .target(name: "EkiAccounts", dependencies: ["EkiKit", "EkiSQLite", "CSodium"]),
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiGeocoding", "EkiRender", "CMicroHTTPD"],
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiGeocoding", "EkiRender", "CMicroHTTPD", "CCompression"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
         .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiAccounts", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),

@@ -6,7 +6,9 @@ import Testing
 /// chromium-driver) against the built `eki serve` on the real N02-23 + station_database database,
 /// with a loopback fake geocoder for 地点: `browser/map_flow.py` (the core flow) and
 /// `browser/map_screen.py` (issue 24: 390x844 and 1280x800, clusters, layers from a loopback tile
-/// server, bars, overlap, stacks, languages). One browser at a time.
+/// server, bars, overlap, stacks, languages), `browser/lines_panel.py` (the 路線 panel) and
+/// `browser/offline_sync.py` (issue 25: log in, the installed page offline, visits synced between
+/// two browser profiles). One browser at a time.
 @Suite(.serialized) struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let chromium = "/usr/bin/chromium"
@@ -102,5 +104,16 @@ import Testing
         #expect(r.text.contains("all checks passed"))
         #expect(r.text.contains("東海道新幹線: 17 rows in /api/line's order (東京 → 品川 → 新横浜"))
         #expect(r.text.contains("the panel says 1/17 (/api/line 1/17)"))
+    }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func theInstalledPageOfflineAndSyncBetweenTwoDevices() throws {
+        let r = try run("offline_sync.py")
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("all checks passed"))
+        #expect(r.text.contains("offline search = /api/search: 小田原 name prefix 5"))
+        #expect(r.text.contains("first pins offline from the service worker:"))
     }
 }

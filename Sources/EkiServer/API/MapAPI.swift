@@ -99,6 +99,7 @@ final class MapAPI: @unchecked Sendable {
             case "/api/lines": try only(get); return try lines(r, caller)
             case "/api/line": try only(get); return try line(r, caller)
             case "/api/linework": try only(get); return try linework(r)
+            case "/api/snapshot": try only(get); return try snapshot(r)
             case "/api/visits": try only(r.method == "POST"); try checkWrite(r, caller); return try addVisit(r, caller)
             case "/api/sync": try only(r.method == "POST"); try checkWrite(r, caller); return try sync(r, caller)
             default:

@@ -21,6 +21,8 @@ final class ReaderContext {
     /// `/api/linework`'s answer for all of Japan and its entity tag, for this version of the
     /// station database.
     var linework: (body: [UInt8], etag: String)?
+    /// `/api/snapshot`'s answer and the station database's data version it was made for.
+    var stationSnapshot: (version: UInt32, answer: CachedSnapshot)?
 
     /// How many owners' visited entries one context keeps (a handful of people use one server).
     static let ownerCacheSize = 8

@@ -67,7 +67,9 @@ async function reload() {
     state.loads += 1;
     if (state.firstPaintMs === null) {
       state.firstPaintMs = performance.now();
+      state.firstPaintOffline = stations.status.offline;
       if (basemap.deferred) loadLinework();
+      afterFirstPaint();
     }
     if (state.mode === 'list' && !state.listPlace) await renderList();
   } catch (e) {
@@ -270,8 +272,25 @@ if (navigator.geolocation) {
 
 // --- For the other scripts (lines.js) and the browser tests ---------------------------------------
 
+// --- Offline: the service worker, and the view again when the network returns -------------------
+
+// The service worker (sw.js) keeps the page, Leaflet and the station snapshot for offline use.
+// Registered once the first view is drawn (its install fetches the shell and the snapshot: not
+// while the first pins are loading), as the snapshot is read then too, so that the page can go
+// on drawing when the network drops.
+const serviceWorker = { registered: false, error: null };
+function afterFirstPaint() {
+  if ('serviceWorker' in navigator) {
+    navigator.serviceWorker.register('/sw.js', { scope: '/' }).then(() => { serviceWorker.registered = true; },
+      (e) => { serviceWorker.error = e.message; console.error('service worker', e); });
+  }
+  const later = window.requestIdleCallback || ((f) => setTimeout(f, 1500));
+  later(() => stations.load().catch(() => {}), { timeout: 5000 });
+}
+document.addEventListener('eki:network', (e) => { if (!e.detail.offline) { reload(); } });
+
 Object.assign(window.eki, {
-  map, state, config, layout, closeList, openList, openStation, linePane: 'ekiLine',
+  map, state, config, layout, closeList, openList, openStation, linePane: 'ekiLine', visits, stations, serviceWorker,
   markers: pins.markers,
   pins: () => state.features.map((f) => ({ key: f.properties.key, name: f.properties.name, visited: f.properties.visited })),
   created: () => ({ pins: pins.created, clusters: clusters.created, names: names.created }),

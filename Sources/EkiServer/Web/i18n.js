@@ -1,5 +1,6 @@
 // The page's words in Japanese and English: one dictionary per language. The language is the
-// server's choice from the request's Accept-Language (config.lang). `eki.t(key, ...args)` fills
+// server's choice from the request's Accept-Language (config.lang); on a static page without the
+// settings (login.html) the browser's first language. `eki.t(key, ...args)` fills
 // `{0}`, `{1}`… from args (`eki.tx` gives the same as HTML, the args marked translate="no"); static HTML names its key in data-i18n (text), data-i18n-title,
 // data-i18n-placeholder and data-i18n-aria (aria-label), filled by `eki.applyI18n(root)`.
 'use strict';
@@ -9,7 +10,12 @@ window.eki = window.eki || {};
 (function () {
   const meta = document.querySelector('meta[name="eki-config"]');
   let lang = 'ja';
-  try { lang = JSON.parse(meta.content).lang === 'en' ? 'en' : 'ja'; } catch (e) { /* the config error shows later */ }
+  if (meta) {
+    try { lang = JSON.parse(meta.content).lang === 'en' ? 'en' : 'ja'; } catch (e) { /* the config error shows later */ }
+  } else {
+    // A static page (login.html): the browser's first language, Japanese unless English.
+    lang = /^en\b/i.test((navigator.languages && navigator.languages[0]) || navigator.language || '') ? 'en' : 'ja';
+  }
   const strings = { ja: {}, en: {} };
 
   function addStrings(dict) {

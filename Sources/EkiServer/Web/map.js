@@ -5,7 +5,6 @@
 'use strict';
 
 const config = JSON.parse(document.querySelector('meta[name="eki-config"]').content);
-const token = document.querySelector('meta[name="eki-token"]').content;
 const clusterBelowZoom = Number.isInteger(config.clusterBelowZoom) ? config.clusterBelowZoom : 12;
 const $ = (id) => document.getElementById(id);
 
@@ -42,18 +41,8 @@ function notice(topic, html, ms) {
   box.hidden = !box.querySelector('p');
 }
 
-async function getJSON(url, signal) {
-  const r = await fetch(url, { signal, headers: { Accept: 'application/json' } });
-  let body;
-  try {
-    body = await r.json();
-  } catch (e) {
-    if (e.name === 'AbortError') throw e;  // aborted while the body was read
-    throw Object.assign(new Error(`HTTP ${r.status}`), { status: r.status, body: null });
-  }
-  if (!r.ok) throw Object.assign(new Error(body.message || `HTTP ${r.status}`), { status: r.status, body });
-  return body;
-}
+// Every /api/ read: the server's answer, or the station snapshot's when offline (offline.js).
+function getJSON(url, signal) { return stations.get(url, signal); }
 
 if (!window.L || !config.leaflet) {
   $('missing').hidden = false;

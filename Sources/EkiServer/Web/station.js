@@ -1,9 +1,12 @@
-// The station screen: the entry whole (/api/station), its visits with their kinds (乗車 / 降車 /
-// 乗換 / 通過), 「今日乗下車しました」 or a date to record one, 削除 to remove one. Fires
-// `eki:station` (detail = the feature) after it is filled.
+// The station screen: the entry whole (/api/station, or the snapshot's when offline), its visits
+// with their kinds (乗車 / 降車 / 乗換 / 通過) from the mirror of the person's visits (visits.js;
+// the server's list until the first sync), 「今日乗下車しました」 or a date to record one, 削除 to
+// remove one. A visit is recorded in IndexedDB first (the pin turns green at once) and synced.
+// Fires `eki:station` (detail = the feature) after it is filled.
 'use strict';
 
 let current = null;
+let changing = false;  // a change of the open station is being applied (it fills the screen itself)
 
 function kindText(kind) { return kind ? t(kind) : ''; }
 
@@ -16,6 +19,13 @@ async function openStation(key, { reveal = false } = {}) {
     const f = await getJSON(`/api/station?${new URLSearchParams({ key })}`);
     current = f;
     const p = f.properties;
+    // The mirror knows the person's visits once synced (or when this page recorded some offline).
+    if (visits.meta.synced || stations.status.offline) {
+      p.visits = visits.of(p.key);
+      const done = visits.completion(p.key);
+      p.visited = done !== undefined;
+      p.completed = done || null;
+    }
     $('st-name').textContent = p.name + (p.open ? '' : t('closed'));
     $('st-reading').textContent = p.reading || '';
     $('st-operator').textContent = operatorName(p);
@@ -42,7 +52,7 @@ async function openStation(key, { reveal = false } = {}) {
         const del = document.createElement('button');
         del.textContent = t('delete');
         del.className = 'delete-visit';
-        del.onclick = () => removeVisit(v.id);
+        del.onclick = () => removeVisit(v);
         li.appendChild(del);
       }
       ul.appendChild(li);
@@ -68,45 +78,55 @@ function today() {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`;
 }
 
-async function send(method, url, body) {
-  const r = await fetch(url, {
-    method, body: body === undefined ? undefined : JSON.stringify(body),
-    headers: { 'Content-Type': 'application/json', 'X-Eki-Token': token },
-  });
-  const answer = await r.json().catch(() => ({ message: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error(answer.message || `HTTP ${r.status}`);
-  return answer;
-}
-
-// Sends a visit change for the open station (`request` gets its key): the pin takes the answer's
-// state at once, `after` sees the answer, and the station screen is read again; an error (the
-// API's message, in the page's language) is shown under the buttons.
-async function changeVisit(request, after) {
+// Applies a visit change of the open station (`change` gets its key): the pin takes the mirror's
+// state at once, the change is synced (when the network is there), and the station screen is
+// filled again; an error (in the page's language) is shown under the buttons.
+async function changeVisit(change) {
   if (!current) return;
   const key = current.properties.key;
   setBusy(true);
+  changing = true;
   try {
-    const a = await request(key);
-    setPinVisited(key, a.visited, a.completed);
-    if (after) after(a);
+    await change(key);
+    const done = visits.completion(key);
+    setPinVisited(key, done !== undefined, done || null);
+    if (state.filter === 'unvisited' && done !== undefined) reload();
+    await visits.sync().catch(() => {});  // offline: sent when the network returns
     await openStation(key);
   } catch (e) {
     $('record-error').textContent = e.message;
     $('record-error').hidden = false;
   } finally {
+    changing = false;
     setBusy(false);
   }
 }
 
-function record(date) {
+function record(text) {
   const kind = $('visit-kind').value || null;
-  return changeVisit((key) => send('POST', '/api/visits', { key, date, kind, note: null }),
-                     (a) => { if (state.filter === 'unvisited' && a.visited) reload(); });
+  return changeVisit(async (key) => {
+    const date = visits.parseDate(text);
+    await visits.record({ key, date, kind, note: null });
+  });
 }
 
-function removeVisit(id) {
-  return changeVisit(() => send('DELETE', `/api/visits/${id}`));
+// A visit listed by the server before the first sync carries its uid; one of the mirror its id.
+function removeVisit(v) {
+  const id = typeof v.id === 'string' ? v.id : v.uid;
+  return changeVisit(() => visits.remove(id, { key: v.key, date: v.date, kind: v.kind, note: v.note, updated_at: v.updated_at }));
 }
+
+// Another device's changes (or this page's) arriving: pins, and the open station screen.
+visits.onChange((keys) => {
+  if (keys === null) { reload(); return; }
+  for (const key of keys) {
+    const done = visits.completion(key);
+    setPinVisited(key, done !== undefined, done || null);
+  }
+  if (current && keys.includes(current.properties.key) && !$('station').hidden && !changing) {
+    openStation(current.properties.key);
+  }
+});
 
 $('today').addEventListener('click', () => record(today()));
 $('record').addEventListener('submit', (e) => { e.preventDefault(); record($('visit-date').value.trim() || null); });
