@@ -27,8 +27,8 @@ public struct VisitTimestamp: Hashable, Comparable, Sendable, CustomStringConver
         let days = s.quotientAndRemainder(dividingBy: 86_400)
         var (day, sec) = (days.quotient, days.remainder)
         if sec < 0 { day -= 1; sec += 86_400 }
-        let (y, m, d) = Self.civil(fromDays: day)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, m, d,
+        let date = VisitDate.day(number: Int(day))
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", date.year ?? 0, date.month ?? 0, date.day ?? 0,
                       Int(sec / 3600), Int(sec % 3600 / 60), Int(sec % 60), Int(ms))
     }
 
@@ -76,31 +76,7 @@ public struct VisitTimestamp: Hashable, Comparable, Sendable, CustomStringConver
             return nil
         }
         guard i == b.count else { return nil }
-        let seconds = Self.days(year: y, month: mo, day: d) * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
+        let seconds = Int64(VisitDate.dayNumber(year: y, month: mo, day: d)) * 86_400 + Int64(h * 3600 + mi * 60 + s) - Int64(offset)
         milliseconds = seconds * 1000 + Int64(ms)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func days(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = Int64((month + 9) % 12)
-        let doy = (153 * mp + 2) / 5 + Int64(day) - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-
-    /// The date of a day count since 1970-01-01 (`civil_from_days`).
-    static func civil(fromDays z0: Int64) -> (Int, Int, Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
     }
 }

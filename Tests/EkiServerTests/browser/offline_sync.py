@@ -157,9 +157,13 @@ class Device:
 
     def record_today(self, key):
         self.js("window.eki.openStation(arguments[0])", key)
-        wait_for(self.d, "return !document.getElementById('station').hidden && document.getElementById('station').dataset.key === arguments[0]", 8, key)
+        wait_for(self.d, "return !document.getElementById('station').hidden && document.getElementById('station').dataset.key === arguments[0]"
+                 " && document.getElementById('st-key').textContent === arguments[0]", 8, key)
+        settle(self.d)
         self.d.find_element(By.ID, "today").click()
-        time.sleep(0.2)
+        # The record lands in IndexedDB, then the screen is filled again: wait for that, not a fixed time.
+        wait_for(self.d, "return document.getElementById('st-completed').textContent.startsWith('済')"
+                 " || !document.getElementById('record-error').hidden", 10)
         settle(self.d)
 
     def quit(self):
