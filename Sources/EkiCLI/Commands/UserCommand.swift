@@ -100,7 +100,7 @@ struct UserCommand: Command {
                 let report = try store.visits(of: user.id).merge(try source.visits())
                 imported = ", \(report.added.count) visits from \(source.path)"
             } catch {
-                try? store.removeUser(name: name)
+                _ = try? store.removeUser(name: name)   // the user is not kept without the visits asked for
                 throw error
             }
         }
@@ -131,9 +131,9 @@ struct UserCommand: Command {
             console.err("no users in \(store.path) (add one with `eki user add NAME`)\n")
             return 0
         }
-        let rows = [["name", "id", "created", "sessions", "tokens", "visits"]]
-            + users.map { [$0.user.name, String($0.user.id), Self.day($0.user.createdAt), String($0.sessions), String($0.tokens), String($0.visits)] }
-        console.out(Self.table(rows, rightAligned: [1, 3, 4, 5]))
+        let rows = users.map { [$0.user.name, String($0.user.id), Self.day($0.user.createdAt), String($0.sessions), String($0.tokens), String($0.visits)] }
+        console.out(DisplayWidth.table(header: ["name", "id", "created", "sessions", "tokens", "visits"], rows: rows,
+                                       rightAligned: [1, 3, 4, 5]))
         return 0
     }
 
@@ -151,9 +151,8 @@ struct UserCommand: Command {
             return 0
         }
         // The start of the digest names a session (never the cookie's value).
-        let rows = [["session", "started", "last used"]]
-            + list.map { [String($0.digest.prefix(12)), Self.minute($0.createdAt), Self.minute($0.lastSeen)] }
-        console.out(Self.table(rows, rightAligned: []))
+        let rows = list.map { [String($0.digest.prefix(12)), Self.minute($0.createdAt), Self.minute($0.lastSeen)] }
+        console.out(DisplayWidth.table(header: ["session", "started", "last used"], rows: rows))
         return 0
     }
 
@@ -180,16 +179,5 @@ struct UserCommand: Command {
         f.timeZone = TimeZone(identifier: "UTC")
         f.dateFormat = format
         return f.string(from: d)
-    }
-
-    /// Columns padded to their widest cell, two spaces apart.
-    static func table(_ rows: [[String]], rightAligned: Set<Int>) -> String {
-        let widths = rows[0].indices.map { i in rows.map { DisplayWidth.of($0[i]) }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { i, cell in
-                let pad = String(repeating: " ", count: widths[i] - DisplayWidth.of(cell))
-                return rightAligned.contains(i) ? pad + cell : (i == row.count - 1 ? cell : cell + pad)
-            }.joined(separator: "  ")
-        }.joined(separator: "\n") + "\n"
     }
 }

@@ -28,9 +28,10 @@ enum DisplayWidth {
     /// the other, each to no less than `minimumWidth` (or its header), until the table fits;
     /// their longer cells are cut with `…`. When cutting is not enough, the `droppable` columns
     /// (indexes, the first to go first) are left out one at a time, then cutting is tried again.
-    /// A table that still does not fit is left wider.
+    /// A table that still does not fit is left wider. The `rightAligned` columns (numbers) are
+    /// padded on the left.
     static func table(header: [String], rows: [[String]], width: Int? = nil, elidable: [Int] = [],
-                      droppable: [Int] = []) -> String {
+                      droppable: [Int] = [], rightAligned: Set<Int> = []) -> String {
         var widths = header.map(of)
         for r in rows { for (i, c) in r.enumerated() { widths[i] = max(widths[i], of(c)) } }
         if let width {
@@ -42,7 +43,7 @@ enum DisplayWidth {
                 var h = header; h.remove(at: drop)
                 let r = rows.map { row -> [String] in var row = row; row.remove(at: drop); return row }
                 return table(header: h, rows: r, width: width, elidable: shifted(elidable),
-                             droppable: shifted(Array(droppable.dropFirst())))
+                             droppable: shifted(Array(droppable.dropFirst())), rightAligned: Set(shifted(Array(rightAligned))))
             }
             var excess = total - width
             for i in elidable where excess > 0 {
@@ -56,7 +57,9 @@ enum DisplayWidth {
             var line = ""
             for (i, c) in r.enumerated() {
                 let cell = of(c) > widths[i] ? elide(c, widths[i]) : c
-                line += i == r.count - 1 ? cell : pad(cell, widths[i]) + "  "
+                let aligned = rightAligned.contains(i) ? String(repeating: " ", count: max(0, widths[i] - of(cell))) + cell
+                    : i == r.count - 1 ? cell : pad(cell, widths[i])
+                line += i == r.count - 1 ? aligned : aligned + "  "
             }
             while line.hasSuffix(" ") { line.removeLast() }
             out += line + "\n"
