@@ -93,7 +93,7 @@ import Testing
         (["user", "add", "a b"], 64, "invalid user name 'a b'"),
         (["user", "add", "-x"], 64, "unknown option -x"),
         (["user", "add", "アリス"], 64, "ASCII letters"),
-        (["user", "list", "extra"], 64, "unexpected argument 'extra'"),
+        (["user", "list", "extra"], 64, "one argument too many"),
         (["user", "sessions", "x", "--revoke=yes"], 64, "takes no value"),
     ] as [([String], Int32, String)])
     func usageErrors(arguments: [String], status: Int32, message: String) {

@@ -57,7 +57,7 @@ struct UserCommand: Command {
         let wanted = sub == "list" ? 0 : 1
         guard args.positionals.count == wanted else {
             throw UsageError(args.positionals.count < wanted ? "user \(sub): give the user NAME"
-                             : "user \(sub): unexpected argument '\(args.positionals[wanted])'")
+                             : "user \(sub): one argument too many (not repeated here: it may be a password)")
         }
         if sub == "add" {
             do { try UserName.check(args.positionals[0]) } catch { throw UsageError(error.description) }

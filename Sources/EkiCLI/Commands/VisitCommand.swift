@@ -93,6 +93,7 @@ struct VisitCommand: Command {
         }
         guard positionals.contains(args.positionals.count) else {
             throw UsageError(args.positionals.count < positionals.lowerBound ? "visit \(sub): missing argument"
+                             : sub == "sync" ? "visit sync: one argument too many (not repeated here: it may be a token; give the token with --token-file F)"
                              : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
         }
         _ = try range()

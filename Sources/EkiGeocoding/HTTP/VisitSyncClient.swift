@@ -84,16 +84,18 @@ public struct VisitSyncClient {
             } catch let e as GeocodingError {
                 switch e {
                 case .unavailable, .timedOut:
-                    if attempt == attempts { throw VisitSyncClientError.unreachable(server, e.description) }
+                    if attempt == attempts { throw VisitSyncClientError.unreachable(server, e.description, attempts: attempts) }
+                case .transport(code: 60, _) where caFile == nil:
+                    throw VisitSyncClientError.failed(server, e.description + "; for a self-signed server give --cacert PEM")
                 default:
-                    throw VisitSyncClientError.unreachable(server, e.description)
+                    throw VisitSyncClientError.failed(server, e.description)
                 }
             }
             report.retries += 1
             Thread.sleep(forTimeInterval: pause)
             pause *= 2
         }
-        throw VisitSyncClientError.unreachable(server, "no answer")
+        throw VisitSyncClientError.unreachable(server, "no answer", attempts: attempts)
     }
 
     /// The `message` (else `error`) of a JSON error answer; the start of the body otherwise.
@@ -110,8 +112,10 @@ public struct VisitSyncClient {
 public enum VisitSyncClientError: Error, CustomStringConvertible, Equatable {
     /// The server answered with an error status (401: the token is not valid there).
     case refused(status: Int, message: String)
-    /// No answer after the last attempt.
-    case unreachable(String, String)
+    /// No answer after the last of `attempts` sends.
+    case unreachable(String, String, attempts: Int)
+    /// The transfer failed in a way a retry would not mend (TLS verification, a bad URL).
+    case failed(String, String)
     /// A 200 answer that is not a sync answer.
     case badAnswer(String)
 
@@ -119,7 +123,8 @@ public enum VisitSyncClientError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .refused(401, let m): return "the server refused the token (401: \(m)); make one with `eki user token NAME` on the server"
         case .refused(let status, let m): return "the server refused the sync (\(status)): \(m)"
-        case .unreachable(let server, let why): return "no answer from \(server): \(why)"
+        case .unreachable(let server, let why, let n): return "no answer from \(server) after \(n) attempts: \(why)"
+        case .failed(let server, let why): return "cannot sync with \(server): \(why)"
         case .badAnswer(let why): return "the server's answer is not a sync answer: \(why)"
         }
     }

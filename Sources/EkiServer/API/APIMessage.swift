@@ -156,8 +156,8 @@ extension APIMessage {
     /// A refused sync batch, in Japanese (the field names stay as sent).
     static func japanese(_ e: VisitSyncError) -> String {
         switch e {
-        case .malformed(let index?, let field?, _): return "同期の変更 \(index) 番目の「\(field)」が正しくありません: \(e.description)"
-        case .malformed(_, let field?, _): return "同期の要求の「\(field)」が正しくありません: \(e.description)"
+        case .malformed(let index?, let field?, _): return "同期の変更 \(index) 番目の「\(field)」が正しくありません"
+        case .malformed(_, let field?, _): return "同期の要求の「\(field)」が正しくありません"
         case .malformed: return "同期の要求は JSON オブジェクト {since, changes} で送ってください"
         case .duplicateID(let id, let a, let b): return "同期の変更 \(a) 番目と \(b) 番目が同じ id \(id) です"
         case .tooMany(let n, let limit): return "同期の変更が \(n) 件あります（1 回に \(limit) 件まで）"

@@ -64,7 +64,7 @@ public final class MapServer: @unchecked Sendable {
             // The port bound (the chosen one when --listen gave 0).
             let bound = ListenAddress(host: c.listen.host, port: http.port)
             warnings.append("listening on \(bound), not loopback, without TLS: passwords and session cookies cross the "
-                            + "network readable; give --tls-cert and --tls-key, or serve behind a TLS proxy")
+                            + "network readable; give --tls-cert and --tls-key")
         }
         self.warnings = warnings
     }

@@ -72,7 +72,7 @@ public final class HTTPServer: @unchecked Sendable {
         self.handler = handler
         self.limits = limits
         if tls != nil && !TLSCredentials.isSupported {
-            throw ServerError.misconfigured("this libmicrohttpd was built without TLS: serve behind a TLS proxy instead")
+            throw ServerError.misconfigured("this libmicrohttpd was built without TLS (MHD_FEATURE_TLS): --tls-cert needs one that has it, as Debian's libmicrohttpd12 has")
         }
         isTLS = tls != nil
         tlsTexts = tls.map { (strdup($0.certificatePEM)!, strdup($0.keyPEM)!) }
@@ -215,7 +215,7 @@ public final class HTTPServer: @unchecked Sendable {
     private static func clientAddress(_ connection: OpaquePointer) -> String? {
         var text = [CChar](repeating: 0, count: 64)
         guard eki_mhd_client_address(connection, &text, socklen_t(text.count)) == 1 else { return nil }
-        return String(cString: text)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     private static func queue(_ r: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
