@@ -56,6 +56,7 @@ struct AccountTLSTests {
                                          "--data", #"{"user":"alice","password":"alice-password"}"#, "\(base)/api/login"])
         #expect(login.status == 0, "\(login.err)")
         #expect(login.text.hasPrefix("HTTP/1.1 200"), "\(login.text)")
+        #expect(login.text.lowercased().contains("strict-transport-security: max-age=31536000"), "\(login.text)")
         let setCookie = try #require(login.text.components(separatedBy: "\r\n").first { $0.lowercased().hasPrefix("set-cookie:") })
         #expect(setCookie.contains("HttpOnly") && setCookie.contains("SameSite=Lax") && setCookie.hasSuffix("; Secure"))
         let cookie = try #require(TestServer.sessionValue(String(setCookie.dropFirst("set-cookie: ".count))))

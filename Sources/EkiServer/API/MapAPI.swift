@@ -58,6 +58,8 @@ final class MapAPI: @unchecked Sendable {
         response.headers.append(("X-Content-Type-Options", "nosniff"))
         response.headers.append(("Referrer-Policy", "no-referrer"))
         response.headers.append(("X-Frame-Options", "DENY"))
+        // Over TLS, browsers are told to keep to HTTPS for this host (a year).
+        if request.isTLS { response.headers.append(("Strict-Transport-Security", "max-age=31536000")) }
         return response
     }
 
