@@ -10,26 +10,10 @@ extension AccountStore {
         VisitLog(database: db, owner: userID, path: path)
     }
 
-    /// A number that grows whenever `userID`'s visits change (a visit added, edited or removed:
-    /// the largest change number of their visits and deletion records), for caches of what
-    /// their visits resolve to. Other people's changes leave it as it is.
-    public func changeMark(of userID: Int64) throws -> Int64 {
-        try db.scalarInt(sql: """
-            SELECT max(ifnull((SELECT max(seq) FROM visits WHERE owner = \(userID)), 0),
-                       ifnull((SELECT max(seq) FROM visit_tombstones WHERE owner = \(userID)), 0))
-            """) ?? 0
-    }
-
     /// Creates the visit log's tables in a new accounts file (inside its creating transaction).
     static func installVisitSchema(in db: Database) throws { try VisitLog.installSchema(in: db) }
 
     /// Removes every visit, deletion record, setting and sync record of `userID`, inside the
     /// caller's transaction; how many visits there were.
-    func deleteVisits(of userID: Int64) throws -> Int {
-        let n = try visits(of: userID).count()
-        for table in ["visits", "visit_tombstones", "settings", "sync_peers"] {
-            try db.prepare(sql: "DELETE FROM \(raw: table) WHERE owner = \(userID)").runBound()
-        }
-        return n
-    }
+    func deleteVisits(of userID: Int64) throws -> Int { try visits(of: userID).eraseOwner() }
 }

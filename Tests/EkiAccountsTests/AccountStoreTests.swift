@@ -162,17 +162,17 @@ import Testing
         let alice = try s.addUser(name: "alice", password: "correct horse")
         let bob = try s.addUser(name: "bob", password: "correct horse")
         let a = try s.visits(of: alice.id), b = try s.visits(of: bob.id)
-        let mark0 = try s.changeMark(of: bob.id)
+        let mark0 = try s.visits(of: bob.id).changeMark()
         let v = try a.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13")))
         // The same station, date and kind is a visit of each of them, not a duplicate.
         try b.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13")))
         #expect(try a.count() == 1 && b.count() == 1)
         #expect(try b.visit(id: v.id) == nil)
         #expect(throws: VisitLogError.self) { try b.remove(ids: [v.id]) }
-        #expect(try s.changeMark(of: bob.id) > mark0)
-        let bobsMark = try s.changeMark(of: bob.id)
+        #expect(try s.visits(of: bob.id).changeMark() > mark0)
+        let bobsMark = try s.visits(of: bob.id).changeMark()
         try a.add(Visit(stationKey: "odakyu/c/小田原"))
-        #expect(try s.changeMark(of: bob.id) == bobsMark)   // Alice's visit leaves Bob's mark
+        #expect(try s.visits(of: bob.id).changeMark() == bobsMark)   // Alice's visit leaves Bob's mark
         #expect(try s.users().map { "\($0.user.name):\($0.visits)" } == ["alice:2", "bob:1"])
         #expect(try s.removeUser(name: "alice") == 2)
         #expect(try s.visits(of: alice.id).count() == 0 && b.count() == 1)

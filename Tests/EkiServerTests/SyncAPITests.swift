@@ -51,6 +51,18 @@ import Testing
         #expect((station["visits"] as? [Any])?.isEmpty == true)
     }
 
+    /// The counting rule is a setting, not a visit: changing it (from the command line, while
+    /// the server runs) is seen by the next read all the same.
+    @Test func aChangedCountingRuleIsSeenAtOnce() throws {
+        let s = try TestServer()
+        #expect(try sync(s, [Self.change("jr-east/c/小田原", "2019-08-13", kind: "transfer")]).status == 200)
+        func visited() throws -> Int? { (try s.get("/api/stats").object["total"] as? [String: Any])?["visited"] as? Int }
+        #expect(try visited() == 1)
+        #expect(runEki(["visit", "config", "transfer-counts", "no", "--visits", s.visits]).status == 0)
+        #expect(try visited() == 0)
+        #expect(try sync(s, []).object["counting"].flatMap { ($0 as? [String: Any])?["transfer_counts"] as? Bool } == false)
+    }
+
     @Test func aBatchSentTwiceChangesNothing() throws {
         let s = try TestServer()
         let changes = (0..<50).map { i in Self.change("k/\(i)", "2019-0\(1 + i % 9)") }

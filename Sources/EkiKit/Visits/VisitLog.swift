@@ -256,7 +256,10 @@ public final class VisitLog {
             let now = VisitTimestamp.now()
             return try ids.map { id in
                 guard let v = try visit(id: id) else { throw VisitLogError.noSuchVisit(id) }
-                try bury(v, at: max(now, VisitTimestamp(milliseconds: v.updatedAt.milliseconds + 1)))
+                var dead = VisitChange(v)
+                dead.deleted = true
+                dead.updatedAt = max(now, VisitTimestamp(milliseconds: v.updatedAt.milliseconds + 1))
+                try bury(dead)
                 return v
             }
         }
@@ -346,11 +349,13 @@ public final class VisitLog {
     /// The last change number given (0 when none).
     public func lastSequence() throws -> Int64 { try db.scalarInt("SELECT last FROM sync_sequence") ?? 0 }
 
-    static func visit(from s: Statement) -> Visit {
-        Visit(id: s.int64(0), stationKey: s.text(1),
-              date: (try? VisitDate(parsing: s.text(2))) ?? .unknown,
-              kind: s.optionalText(3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(4),
-              uid: s.text(5), updatedAt: VisitTimestamp(milliseconds: s.int64(6)))
+    /// A visit from the columns `columns` names, starting at column `at` (a tombstone reads
+    /// through the same columns, its id 0).
+    static func visit(from s: Statement, at i: Int32 = 0) -> Visit {
+        Visit(id: s.int64(i), stationKey: s.text(i + 1),
+              date: (try? VisitDate(parsing: s.text(i + 2))) ?? .unknown,
+              kind: s.optionalText(i + 3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(i + 4),
+              uid: s.text(i + 5), updatedAt: VisitTimestamp(milliseconds: s.int64(i + 6)))
     }
 }
 

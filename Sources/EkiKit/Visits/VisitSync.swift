@@ -98,7 +98,7 @@ extension VisitLog {
         let s = try db.cached("""
             SELECT 0, \(Self.columns), seq FROM visits WHERE owner = ?1 AND seq > ?2
             UNION ALL
-            SELECT 1, 0, station_key, date, kind, note, uid, updated_at, seq FROM visit_tombstones
+            SELECT 1, \(Self.tombstoneColumns), seq FROM visit_tombstones
               WHERE owner = ?1 AND seq > ?2 AND ?3
             ORDER BY 9 LIMIT ?4
             """)
@@ -107,9 +107,7 @@ extension VisitLog {
         var out: [VisitChange] = []
         var through = since ?? 0
         while try s.step() {
-            var c = VisitChange(Visit(id: s.int64(1), stationKey: s.text(2), date: (try? VisitDate(parsing: s.text(3))) ?? .unknown,
-                                      kind: s.optionalText(4).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(5),
-                                      uid: s.text(6), updatedAt: VisitTimestamp(milliseconds: s.int64(7))))
+            var c = VisitChange(Self.visit(from: s, at: 1))
             c.deleted = s.int64(0) == 1
             out.append(c)
             through = s.int64(8)
@@ -128,8 +126,7 @@ extension VisitLog {
     func apply(_ c: VisitChange) throws -> Bool {
         if let held = try current(uid: c.uid), !c.wins(over: held) { return false }
         if c.deleted {
-            if let v = try visit(uid: c.uid) { try db.cached("DELETE FROM visits WHERE id = ?").run([.int(v.id)]) }
-            try writeTombstone(c)
+            try bury(c)
             return true
         }
         try db.cached("DELETE FROM visit_tombstones WHERE owner = ? AND uid = ?").run([.int(owner), .text(c.uid)])
@@ -149,8 +146,7 @@ extension VisitLog {
         var dropped = drop
         dropped.deleted = true
         dropped.updatedAt = at
-        if let v = try visit(uid: drop.uid) { try db.cached("DELETE FROM visits WHERE id = ?").run([.int(v.id)]) }
-        try writeTombstone(dropped)
+        try bury(dropped)
         if try current(uid: keep.uid) != kept { try writeLive(kept) }
         return true
     }
@@ -167,12 +163,10 @@ extension VisitLog {
         }
     }
 
-    /// Removes live visit `v` leaving a tombstone stamped `at`, inside the caller's transaction.
-    func bury(_ v: Visit, at: VisitTimestamp) throws {
-        try db.cached("DELETE FROM visits WHERE id = ?").run([.int(v.id)])
-        var dead = VisitChange(v)
-        dead.deleted = true
-        dead.updatedAt = at
+    /// Removes the live visit of `dead.uid`, if any, and keeps the removal `dead` as its
+    /// tombstone, inside the caller's transaction.
+    func bury(_ dead: VisitChange) throws {
+        try db.cached("DELETE FROM visits WHERE owner = ? AND uid = ?").run([.int(owner), .text(dead.uid)])
         try writeTombstone(dead)
     }
 
@@ -187,20 +181,39 @@ extension VisitLog {
         ])
     }
 
-    static let tombstoneSelect = "SELECT uid, station_key, date, kind, note, updated_at"
+    /// A tombstone's columns in the order of `VisitLog.columns` (its id 0).
+    static let tombstoneColumns = "0, station_key, date, kind, note, uid, updated_at"
 
     /// The tombstone of `uid`, or nil.
     func tombstone(uid: String) throws -> VisitChange? {
-        let s = try db.cached("\(Self.tombstoneSelect) FROM visit_tombstones WHERE owner = ? AND uid = ?")
+        let s = try db.cached("SELECT \(Self.tombstoneColumns) FROM visit_tombstones WHERE owner = ? AND uid = ?")
         defer { s.reset() }
         try s.bind([.int(owner), .text(uid)])
-        return try s.step() ? Self.tombstone(from: s) : nil
+        guard try s.step() else { return nil }
+        var dead = VisitChange(Self.visit(from: s))
+        dead.deleted = true
+        return dead
     }
 
-    static func tombstone(from s: Statement) -> VisitChange {
-        VisitChange(uid: s.text(0), stationKey: s.text(1), date: (try? VisitDate(parsing: s.text(2))) ?? .unknown,
-                    kind: s.optionalText(3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(4),
-                    updatedAt: VisitTimestamp(milliseconds: s.int64(5)), deleted: true)
+    /// A number that grows whenever this owner's visits change (added, edited, removed): the
+    /// largest change number of their visits and tombstones; other owners' changes leave it as
+    /// it is. For caches of what the visits resolve to.
+    public func changeMark() throws -> Int64 {
+        try db.scalarInt("""
+            SELECT max(ifnull((SELECT max(seq) FROM visits WHERE owner = ?1), 0),
+                       ifnull((SELECT max(seq) FROM visit_tombstones WHERE owner = ?1), 0))
+            """, [.int(owner)]) ?? 0
+    }
+
+    /// Removes every visit, tombstone, setting and sync record of this owner, inside the
+    /// caller's transaction (an account removed).
+    /// - Returns: how many visits there were.
+    package func eraseOwner() throws -> Int {
+        let n = try count()
+        for table in ["visits", "visit_tombstones", "settings", "sync_peers"] {
+            try db.prepare("DELETE FROM \(table) WHERE owner = ?").run([.int(owner)])
+        }
+        return n
     }
 
     /// Number of tombstones (removed visits remembered for sync).

@@ -35,14 +35,16 @@ final class ReaderContext {
         case accounts(AccountStore)
     }
 
-    /// One owner's log and its visited entries, for the file version and (with accounts) the
-    /// owner's change mark they were resolved at: a login or another person's visit changes the
-    /// accounts file, not this owner's mark, and leaves their entries cached.
+    /// One owner's log and its visited entries, for the file version, the owner's change mark
+    /// (`VisitLog.changeMark`) and counting rule they were resolved at: a login or another person's visit changes
+    /// the accounts file, not this owner's mark, and leaves their entries cached.
     private struct OwnerVisits {
         var owner: Int64
         var log: VisitLog
         var version: UInt32?
         var mark: Int64?
+        /// The counting rule they were resolved with (a setting, not a visit: no change mark).
+        var counting: VisitCounting?
         var visits: VisitedStations?
     }
 
@@ -88,25 +90,17 @@ final class ReaderContext {
             let lv = try e.log.dataVersion()
             if lv != e.version || e.visits == nil {
                 try e.log.readSnapshot {
-                    let mark = try changeMark(of: owner)
-                    if e.visits == nil || mark == nil || mark != e.mark {
+                    let mark = try e.log.changeMark(), counting = try e.log.counting()
+                    if e.visits == nil || mark != e.mark || counting != e.counting {
                         e.visits = try VisitedStations(log: e.log, store: store)
                         e.mark = mark
+                        e.counting = counting
                     }
                 }
                 e.version = lv
                 owners[owners.count - 1] = e
             }
             return try body(e.visits!)
-        }
-    }
-
-    /// `owner`'s change mark in the accounts file; nil for the single visit log (its file
-    /// version is the owner's).
-    private func changeMark(of owner: Int64) throws -> Int64? {
-        switch source {
-        case .single: return nil
-        case .accounts(let a): return try a.changeMark(of: owner)
         }
     }
 
