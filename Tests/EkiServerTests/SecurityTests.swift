@@ -117,7 +117,7 @@ import Testing
         let fm = FileManager.default
         try fm.createDirectory(at: web.appendingPathComponent("sub"), withIntermediateDirectories: true)
         try "// app\n".write(to: web.appendingPathComponent("app.js"), atomically: true, encoding: .utf8)
-        try "<!doctype html>{{TOKEN}}\n".write(to: web.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        try "<!doctype html>{{CSRF}}\n".write(to: web.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
         try "b{}\n".write(to: web.appendingPathComponent("sub/deep.css"), atomically: true, encoding: .utf8)
         try fm.createSymbolicLink(atPath: web.appendingPathComponent("inside-link.js").path, withDestinationPath: "app.js")
         try fm.createSymbolicLink(atPath: web.appendingPathComponent("outside-link.txt").path, withDestinationPath: "/etc/passwd")

@@ -77,9 +77,9 @@ import Testing
         // The page's own origin and token: accepted.
         let own = try s.write("POST", "/api/visits", json: body, headers: ["Origin": "http://127.0.0.1:\(s.port)"])
         #expect(own.status == 201)
-        // The page carries the token (`{{CSRF}}`, or `{{TOKEN}}` in an older page), and /api/session says it.
+        // The page carries the token (`{{CSRF}}`), and /api/session says it.
         let page = try s.get("/").text
-        #expect(page.contains(#"name="eki-csrf" content="\#(s.token)">"#) || page.contains(#"name="eki-token" content="\#(s.token)">"#))
+        #expect(page.contains(#"name="eki-csrf" content="\#(s.token)">"#))
         #expect(s.token.count == 64)
         let session = try s.get("/api/session").object
         #expect(session["csrf"] as? String == s.token && session["user"] is NSNull && session["accounts"] as? Bool == false)

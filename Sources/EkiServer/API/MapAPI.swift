@@ -153,7 +153,7 @@ final class MapAPI: @unchecked Sendable {
         "default-src 'self'; img-src 'self' data: http: https:; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'"
 
     /// index.html with the caller's CSRF token, the page settings and the language filled in
-    /// (`{{CSRF}}` — and `{{TOKEN}}`, its older name — `{{CONFIG}}`, `{{LANG}}`; a template
+    /// (`{{CSRF}}`, `{{CONFIG}}`, `{{LANG}}`; a template
     /// without `{{LANG}}` gets `lang="ja"` replaced). The settings: `pins`, `readOnly`, `tiles`
     /// and `aerial` (`{url, attribution}` or null), `leaflet`, `lang` (`ja`|`en`),
     /// `clusterBelowZoom`, `accounts` (bool) and `user` (the account name or null).
@@ -176,7 +176,7 @@ final class MapAPI: @unchecked Sendable {
         var page = template
         if !page.contains("{{LANG}}") { page = page.replacingOccurrences(of: "<html lang=\"ja\"", with: "<html lang=\"{{LANG}}\"") }
         let csrf = Self.attribute(caller.csrf ?? "")
-        return page.replacingOccurrences(of: "{{CSRF}}", with: csrf).replacingOccurrences(of: "{{TOKEN}}", with: csrf)
+        return page.replacingOccurrences(of: "{{CSRF}}", with: csrf)
             .replacingOccurrences(of: "{{CONFIG}}", with: Self.attribute(String(decoding: config, as: UTF8.self)))
             .replacingOccurrences(of: "{{LANG}}", with: language.rawValue)
     }
