@@ -8,18 +8,8 @@ import EkiTestSupport
     static let bashPresent = FileManager.default.isExecutableFile(atPath: "/bin/bash")
 
     func install(prefix: String, build: String, path: String) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/bash")
-        p.arguments = [TestPaths.package("Scripts/install.sh"), prefix]
-        p.environment = ["BUILD_DIR": build, "PATH": path, "HOME": "/nonexistent"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try Tools.run("/bin/bash", [TestPaths.package("Scripts/install.sh"), prefix],
+                      environment: ["BUILD_DIR": build, "PATH": path, "HOME": "/nonexistent"])
     }
 
     @Test("eki and the .resources bundles are copied; PREFIX on PATH or not is said",

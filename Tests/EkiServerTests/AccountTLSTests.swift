@@ -20,19 +20,9 @@ struct AccountTLSTests {
         return (cert, key)
     }
 
-    /// Runs a tool; its exit status, standard output and standard error.
+    /// Runs a tool on the PATH; its exit status, standard output and standard error.
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Tools.path(of: tool)!)
-        p.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try Tools.run(tool, arguments)
     }
 
     /// `curl -sS -i --cacert CERT …`: the status and the answer's head and body.
