@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks the per-station curated tables and compiles each into the library:
 Datasets/station-kinds.csv → Sources/EkiKit/Derive/Reconcile/StationKinds+Data.swift and
-Datasets/station-readings.csv → Sources/EkiKit/Derive/Reconcile/StationReadings+Data.swift
-(as gen-operator-sections.py does for operator-sections.csv). Both have the header
+Datasets/station-readings.csv → Sources/EkiKit/Derive/Reconcile/StationReadings+Data.swift and
+Datasets/station-names.csv → Sources/EkiKit/Derive/Reconcile/StationNames+Data.swift
+(as gen-operator-sections.py does for operator-sections.csv). All have the header
 operator,station,<value>,source, one station a record, every record citing its source.
 
 Usage: Scripts/gen-station-tables.py   (run from anywhere; rerun after editing either CSV)
@@ -23,10 +24,17 @@ def reading_error(v):
     return None if ok else f"reading {v!r} is not hiragana"
 
 
+def name_error(v):
+    # That the name folds to the station's own (`TextFold.nameKey`) is checked when the
+    # library reads the table (StationNamesTests read the compiled-in one).
+    return None if v.strip() else "name is empty"
+
+
 # (CSV, value column, check of a value, Swift type, output file)
 TABLES = [
     ("station-kinds.csv", "kind", kind_error, "StationKinds", "StationKinds+Data.swift"),
     ("station-readings.csv", "reading", reading_error, "StationReadings", "StationReadings+Data.swift"),
+    ("station-names.csv", "name", name_error, "StationNames", "StationNames+Data.swift"),
 ]
 
 for name, column, check, swift_type, out in TABLES:

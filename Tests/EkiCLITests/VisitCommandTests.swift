@@ -139,6 +139,18 @@ import EkiTestSupport
         }
     }
 
+    /// A station with a bracketed part is named by either part: `visit add 本諫早` records
+    /// 本諫早（諫早市役所前）, and `show` finds it (it said "no entry matches").
+    @Test(.needsN02AndStationDatabase) func bracketedNameByEitherPart() throws {
+        let db = RealData.combinedDatabase, visits = path("bracket.sqlite")
+        let add = run(db, visits, "visit", "add", "本諫早", "--date", "2024-05-03")
+        #expect(add.status == 0, "\(add.err)")
+        #expect(add.out.contains("shimatetsu/c/本諫早"), "\(add.out)")
+        let show = eki("show", "本諫早", "--db", db)
+        #expect(show.status == 0 && show.out.contains("本諫早（諫早市役所前）"), "\(show.err)")
+        #expect(run(db, visits, "visit", "add", "諫早市役所前", "--date", "2024-05-04").out.contains("shimatetsu/c/本諫早"))
+    }
+
     /// A "next edition" of station_database in which 熱海 (code 100205) is renamed 熱海温泉.
     @Test(.needsStationDatabase) func renamedStationInANextEdition() throws {
         let main = TestPaths.requireShared(TestPaths.stationDatabaseMainFolder)

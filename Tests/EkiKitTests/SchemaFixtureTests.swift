@@ -158,8 +158,12 @@ import EkiTestSupport
 
         // And it takes the same import again as an unchanged one.
         let batch = try N02CSVImporter(path: TestPaths.package("Datasets/n02-odawara-tokyo.csv")).read()
+        // The first derives the entries again (the file has no `DerivationStamp`: an older eki's
+        // rules made them), keeping every key; the next is unchanged.
+        let first = try store.importBatches([("n02", batch.records)]).merge
+        #expect(first.added == 0 && first.retired == 0 && first.merged == 0 && first.updated + first.unchanged == 39, "\(first)")
         let summary = try store.importBatches([("n02", batch.records)])
-        #expect(summary.merge.added == 0 && summary.merge.unchanged == 39)
+        #expect(summary.merge == MergeSummary(unchanged: 39), "\(summary.merge)")
         #expect(try Self.strings(db, "SELECT fid || ' ' || key FROM stations ORDER BY fid") == before.fids)
     }
 

@@ -81,7 +81,9 @@ import EkiTestSupport
 
     @Test func readingTableLoadsAndChecks() throws {
         let t = StationReadings.builtIn
-        #expect(t.entries.map { "\($0.operatorID) \($0.station) \($0.reading)" } == ["keifuku 西院 さい", "hankyu 西院 さいいん"])
+        #expect(t.entries.prefix(2).map { "\($0.operatorID) \($0.station) \($0.reading)" } == ["keifuku 西院 さい", "hankyu 西院 さいいん"])
+        #expect(t.entries.count == 48)
+        #expect(t.reading(operatorID: "jr-kyushu", nameKey: "人吉") == "ひとよし")
         #expect(t.entries.allSatisfy { !$0.source.isEmpty })
         let file = try String(contentsOfFile: TestPaths.package("Datasets/station-readings.csv"), encoding: .utf8)
         #expect(StationReadings.builtInCSV == file)
@@ -93,6 +95,30 @@ import EkiTestSupport
         }
         #expect(throws: OperatorTableError(file: "x.csv", line: 1, message: "header must be operator,station,reading,source")) {
             try StationReadings(csv: "operator,station,kind,source\n", file: "x.csv")
+        }
+    }
+}
+
+/// What counts as one name spelt otherwise (`SourceReconciler.spellingOnly`).
+@Suite struct SpellingOnlyTests {
+    @Test func formsOfOneName() {
+        #expect(SourceReconciler.spellingOnly("保土ケ谷", of: "保土ヶ谷", reading: "ほどがや"))
+        #expect(SourceReconciler.spellingOnly("下祇園", of: "下祗園", reading: nil))
+        #expect(SourceReconciler.spellingOnly("遙堪", of: "遥堪", reading: nil))
+        #expect(SourceReconciler.spellingOnly("なんば", of: "難波", reading: "なんば"))
+        #expect(SourceReconciler.spellingOnly("ベイサイド・ステーション", of: "ベイサイド･ステーション", reading: nil))
+        // Not spellings: another reading, the same text, brackets, width, another name.
+        #expect(!SourceReconciler.spellingOnly("なんば", of: "難波", reading: "なにわ"))
+        #expect(!SourceReconciler.spellingOnly("なんば", of: "なんば", reading: "なんば"))
+        #expect(!SourceReconciler.spellingOnly("市ケ谷(市ヶ谷)", of: "市ヶ谷", reading: "いちがや"))
+        #expect(!SourceReconciler.spellingOnly("北１２条", of: "北12条", reading: nil))
+        #expect(!SourceReconciler.spellingOnly("鷹巣", of: "鷹ノ巣", reading: "たかのす"))
+    }
+
+    @Test func theCuratedTableKeepsKeys() throws {
+        #expect(StationNames.builtIn.name(operatorID: "jr-central", nameKey: TextFold.nameKey("各務ヶ原")) == "各務ケ原")
+        #expect(throws: OperatorTableError.self) {
+            try StationNames(csv: "operator,station,name,source\njr-east,保土ケ谷,程ヶ谷,x\n", file: "t.csv")
         }
     }
 }

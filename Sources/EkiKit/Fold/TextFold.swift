@@ -49,7 +49,8 @@ public enum TextFold {
     /// (see `SearchIndex.refoldIfNeeded`). Raise it whenever `fold` or
     /// `SearchFold` changes what they return.
     /// 3: the 﨑/崎 and 曾/曽 pairs; an entry's other names written in kana are also its readings.
-    public static let foldVersion = 3
+    /// 4: each part of a name with brackets is also a name (本諫早（諫早市役所前）: 本諫早).
+    public static let foldVersion = 4
 
     /// The one folding that every comparison of station names starts from (the entry rule's
     /// name key, station search, `visit add`'s station lookup and the geocoder's station

@@ -104,8 +104,16 @@ struct SearchIndexBuilder {
                 for f in forms where !lineForms.contains(f) { lineForms.append(f) }
             }
         }
-        // The name, then the former and other names (試験場前 finds 聖マリア病院前).
+        // The name, each part of a name with brackets (本諫早（諫早市役所前）: 本諫早, 諫早市役所前),
+        // then the former and other names (試験場前 finds 聖マリア病院前).
         var nameForms = name.isEmpty ? [] : [name]
+        let parts = SourceReconciler.bracketParts(r.name)
+        if parts.count > 1 {
+            for p in parts {
+                let form = SearchFold.name(p)
+                if !form.isEmpty, !nameForms.contains(form) { nameForms.append(form) }
+            }
+        }
         for f in r.formerNames {
             let form = Self.cached(&nameCache, f) { SearchFold.name($0) }
             if !form.isEmpty, !nameForms.contains(form) { nameForms.append(form) }

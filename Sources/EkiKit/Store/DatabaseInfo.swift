@@ -120,6 +120,14 @@ public struct DatabaseInfo {
         return rule.reconciler.reconcile([try sourceRecords()]).report
     }
 
+    /// The `DerivationStamp` the entries were last derived with (`eki_meta` `derivation`); nil
+    /// for a database written before stamps were recorded.
+    /// - Throws: `SQLiteError`.
+    public func derivationStamp() throws -> String? {
+        let s = try db.prepare("SELECT value FROM eki_meta WHERE name = 'derivation'")
+        return try s.step() ? s.text(0) : nil
+    }
+
     /// Stores the reconciler's report of this derivation (`eki_meta` `conflicts`, JSON:
     /// `counts` per kind and `decisions`, each `[kind, dataset, id, name, line, before, after]`).
     func store(conflicts report: SourceReconciler.Report) throws {

@@ -41,7 +41,8 @@ extension StationStore {
     /// operator, class and name within the rule's link distance; otherwise it gets a new key.
     /// When one entry now holds the rows of two old ones, the younger old key becomes an alias
     /// of the older. An old entry no row maps to any more is marked retired (with today's
-    /// date) and kept. Importing the same data again changes nothing.
+    /// date) and kept. Importing the same data again changes nothing, unless the entries were derived with
+    /// other rules or tables (`DerivationStamp`): then they are derived again.
     /// - Throws: `SQLiteError` (the transaction is rolled back).
     ///
     /// - Parameters:
@@ -75,9 +76,9 @@ extension StationStore {
                 if ea > eb { rule.reconciler.olderDatasets[a, default: []].insert(b) } else { rule.reconciler.olderDatasets[a]?.remove(b) }
             }
         }
-        // The same rows again (and no new aliases): nothing to do, and nothing is written, so
-        // the file stays byte for byte as it was.
-        if operatorAliases == nil, try editions.allSatisfy({ try info.editions()[$0.key] == $0.value }), try batches.allSatisfy({ try info.sourceRecords(dataset: $0.dataset) == $0.records }) {
+        // The same rows again (no new aliases, entries derived with this library's rules and
+        // tables): nothing to do, and nothing is written, so the file stays byte for byte as it was.
+        if operatorAliases == nil, try info.derivationStamp() == DerivationStamp.current, try editions.allSatisfy({ try info.editions()[$0.key] == $0.value }), try batches.allSatisfy({ try info.sourceRecords(dataset: $0.dataset) == $0.records }) {
             let counts = try SourceRows(db: db).datasetCounts()
             return (batches.map { ImportSummary(dataset: $0.dataset, records: $0.records.count, entries: counts[$0.dataset] ?? 0) },
                     MergeSummary(unchanged: try entries.count()))
@@ -111,6 +112,7 @@ extension StationStore {
             if let a = operatorAliases {
                 try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('operator_aliases', ?)").run([.text(a.csv)])
             }
+            try db.prepare("INSERT OR REPLACE INTO eki_meta (name, value) VALUES ('derivation', ?)").run([.text(DerivationStamp.current)])
             let retireGuard = RetireGuard(db: db)
             let before = try retireGuard.unretiredEntries(of: sizes.map(\.dataset))
             for (d, e) in editions.sorted(by: { $0.key < $1.key }) {

@@ -6,7 +6,7 @@
 'use strict';
 
 const searchFold = (() => {
-  const foldVersion = 3;
+  const foldVersion = 4;
   let kanji = new Map();  // variant -> standard form (KanjiVariants)
 
   const isASCII = (s) => /^[\x00-\x7f]*$/.test(s);

@@ -31,11 +31,13 @@ public struct CuratedStationTable<Value: Sendable & Equatable>: Sendable {
     /// - Parameters:
     ///   - valueColumn: the third column's name (`kind`, `reading`).
     ///   - parse: the value of a third field, nil when it is not one (`invalid` says why).
+    ///   - check: why a station and its value do not go together (nil when they do).
     /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record:
     ///   a wrong header, a record without four fields, an operator id `operators` does not know,
-    ///   an empty station, a value `parse` refuses, an empty source.
+    ///   an empty station, a value `parse` or `check` refuses, an empty source.
     init(csv: String, file: String, valueColumn: String, operators: OperatorTable,
-         parse: (String) -> Value?, invalid: (String) -> String) throws {
+         parse: (String) -> Value?, invalid: (String) -> String,
+         check: (_ station: String, _ value: Value) -> String? = { _, _ in nil }) throws {
         var reader = CSVReader(bytes: Array(csv.utf8), file: file)
         var out: [Entry] = []
         var header = true
@@ -57,6 +59,7 @@ public struct CuratedStationTable<Value: Sendable & Equatable>: Sendable {
                 guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
                 guard !r[1].isEmpty else { throw fail("station", "empty") }
                 guard let value = parse(r[2]) else { throw fail(valueColumn, invalid(r[2])) }
+                if let why = check(r[1], value) { throw fail(valueColumn, why) }
                 guard !r[3].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
                 out.append(Entry(operatorID: r[0], station: r[1], value: value, source: r[3]))
             }

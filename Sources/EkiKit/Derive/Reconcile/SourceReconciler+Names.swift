@@ -41,7 +41,8 @@ extension SourceReconciler {
     /// Rule 5: rows of one operator and class within `variantDistance` whose names are one
     /// station written differently — the same `looseKey`, or the same reading (a kana name
     /// counts as its own reading: `なんば` = `難波` read なんば) — take one name: the most
-    /// trusted dataset's (`sourcePriority`; N02 first), the other spellings kept as the rows' aliases.
+    /// trusted dataset's (`sourcePriority`; N02 first), or a newer dataset's where it only spells
+    /// that name otherwise (`spellingOnly`); the other names kept as the rows' aliases.
     /// Before that, a station renamed after an older dataset's edition: a row of an older
     /// dataset (`olderDatasets`) whose name no newer row has nearby, beside a newer row of the
     /// same operator, class and line within `variantDistance` whose name the older dataset has
@@ -162,14 +163,28 @@ extension SourceReconciler {
         for i in 0..<n { let root = find(i); if root != i || groups[root] != nil { groups[root, default: [root]].append(i) } }
         for root in groups.keys.sorted() {
             let members = Array(Set(groups[root]!)).sorted()
-            let names = Set(members.map { TextFold.nameKey(ctx.rows[$0].name) })
-            guard names.count > 1 else { continue }
-            let best = members.min { a, b in
+            guard Set(members.map { ctx.rows[$0].name }).count > 1 else { continue }
+            var best = members.min { a, b in
                 let ra = sourcePriority.rank(ctx.rows[a].source.dataset), rb = sourcePriority.rank(ctx.rows[b].source.dataset)
                 if ra != rb { return ra < rb }
                 return (ctx.rows[a].source, a) < (ctx.rows[b].source, b)
             }!
+            // The newer source's spelling of the same name (保土ケ谷, 下祇園, なんば) is shown.
+            let reading = Self.readingKey(ctx.rows[best])
+            let spelled = members.first { j in
+                (olderDatasets[ctx.rows[j].source.dataset]?.contains(ctx.rows[best].source.dataset) ?? false)
+                    && Self.spellingOnly(ctx.rows[j].name, of: ctx.rows[best].name, reading: reading)
+            }
+            if let spelled { best = spelled }
             let shown = ctx.rows[best].name
+            if spelled != nil {
+                for i in members where ctx.rows[i].name != shown && TextFold.nameKey(ctx.rows[i].name) == TextFold.nameKey(shown) {
+                    let old = ctx.rows[i].name
+                    ctx.rows[i].name = shown
+                    report.add(Decision(kind: .spelling, row: ctx.rows[i].source, name: old,
+                                        line: ctx.rows[i].lines.first ?? "", before: old, after: shown))
+                }
+            }
             for i in members where TextFold.nameKey(ctx.rows[i].name) != TextFold.nameKey(shown) {
                 let old = ctx.rows[i].name
                 ctx.rows[i].name = shown

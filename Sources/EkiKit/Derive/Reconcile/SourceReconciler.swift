@@ -26,6 +26,8 @@ import Foundation
 /// 5. `unifyClasses` — one station two sources put in two classes (ガーラ湯沢) takes one.
 /// 6. `unifyNames` — renames after an older dataset's edition, then name variants of one
 ///    operator and class close together, take one name; the others become the rows' aliases.
+///    `applySpellings` — rows listed in `StationNames` show the operator's spelling (市ケ谷 of
+///    JR東日本 where station_database gives `市ケ谷(市ヶ谷)`).
 /// 7. `applyKinds` — rows listed in `StationKinds` (staff-only stops, seasonal 臨時駅) take
 ///    their kind.
 /// 8. `chooseReadings` — each row shows its own reading: the operator's from `StationReadings`
@@ -64,9 +66,12 @@ public struct SourceReconciler: Sendable {
     public var kinds: StationKinds
     /// Curated readings by operator (`StationReadings`; default the built-in table).
     public var readings: StationReadings
+    /// Curated spellings by operator (`StationNames`; default the built-in table).
+    public var names: StationNames
 
     public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
                 kinds: StationKinds = .builtIn, readings: StationReadings = .builtIn,
+                names: StationNames = .builtIn,
                 perStationDatasets: Set<String> = ["n02"],
                 perLineDatasets: Set<String> = ["station-database", "ekidata"],
                 matchDistance: Double = 1_000, attributeDistance: Double = 1_500,
@@ -76,6 +81,7 @@ public struct SourceReconciler: Sendable {
         self.variantDistance = variantDistance
         self.kinds = kinds
         self.readings = readings
+        self.names = names
         self.olderDatasets = olderDatasets
         self.sourcePriority = sourcePriority
         self.operators = operators
@@ -99,6 +105,7 @@ public struct SourceReconciler: Sendable {
         case serviceClass = "one station in two classes"
         case renamed = "renamed after an older edition"
         case nameVariant = "name variant"
+        case spelling = "spelling as written today"
         case unresolvedOperator = "no operator known"
         public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
@@ -158,6 +165,7 @@ public struct SourceReconciler: Sendable {
             fillAttributes(&ctx, &report)
             unifyClasses(&ctx, &report)
             unifyNames(&ctx, &report)
+            applySpellings(&ctx, &report)
             applyKinds(&ctx)
             chooseReadings(&ctx, &report)
             return ctx.rows

@@ -7,6 +7,52 @@ extension StationReadings {
 operator,station,reading,source
 keifuku,西院,さい,"Wikipedia 西院駅 (ja.wikipedia.org/wiki/西院駅) and japanesewiki.com/jp/railway/西院駅.html: one name, read さい by 京福電気鉄道 (嵐山本線 A2) and さいいん by 阪急電鉄 (京都本線 HK-83); station_database gives the shared station さいいん(さい)"
 hankyu,西院,さいいん,"Wikipedia 西院駅 (ja.wikipedia.org/wiki/西院駅) and japanesewiki.com/jp/railway/西院駅.html: 阪急電鉄 reads 西院 さいいん, 京福電気鉄道 さい"
+hakone-tozan,上強羅,かみごうら,Page read: slycrow96.blogspot.com/2019/04/27.html: fan blog station list: 上強羅 (かみごうら)
+hakone-tozan,中強羅,なかごうら,Page read: slycrow96.blogspot.com/2019/04/27.html: fan blog station list: 中強羅 (なかごうら)
+hakone-tozan,公園上,こうえんかみ,Page read: slycrow96.blogspot.com/2019/04/27.html: fan blog station list: 公園上 (こうえんかみ)
+hakone-tozan,公園下,こうえんしも,Page read: slycrow96.blogspot.com/2019/04/27.html: fan blog station list: 公園下 (こうえんしも)
+hakone-tozan,早雲山,そううんざん,Page read: slycrow96.blogspot.com/2019/04/27.html: fan blog station list: 早雲山 (そううんざん)
+hieizan,ほうらい丘,ほうらいおか,Page read: www.chin-tetsu.com/article/1632: railway fan site: ほうらい丘(ほうらいおか)駅
+hieizan,もたて山,もたてやま,Page read: travelstation.tokyo/station/kinki/hieizan/hieizan/motateyama.htm: railway fan station page: もたて山 もたてやま Motateyama
+hieizan,ケーブル坂本,けーぶるさかもと,Page read: ameblo.jp/s-limited-express/entry-12821654311.html: railway fan blog: ケーブル坂本駅 (けーぶるさかもとえき)
+hieizan,ケーブル延暦寺,けーぶるえんりゃくじ,Page read: travelstation.tokyo/station/kinki/hieizan/hieizan/cableenryakuji.htm: railway fan station page: ケーブル延暦寺 けーぶるえんりゃくじ
+iyotetsu,大手町駅前,おおてまちえきまえ,Page read: ja.m.wikipedia.org/wiki/%E5%A4%A7%E6%89%8B%E7%94%BA%E9%A7%85_(%E6%84%9B%E5%AA%9B%E7%9C%8C): ja.wikipedia: 大手町駅前停留場 おおてまちえきまえ
+keifuku,ケーブル八瀬,けーぶるやせ,Page read: ja.wikipedia.org./wiki/%E3%82%B1%E3%83%BC%E3%83%96%E3%83%AB%E5%85%AB%E7%80%AC%E9%A7%85: ja.wikipedia: infobox けーぶるやせ
+kobe-mirai,摩耶ケーブル,まやけーぶる,Page read: travelstation.tokyo/station/kinki/kobesumaimachizukurikosha/maya/mayacable.htm: railway fan station page: 摩耶ケーブル まやけーぶる Mayacable
+kobe-mirai,虹,にじ,"Page read: ja-two.iwiki.icu/wiki/%E8%99%B9%E9%A7%85: iwiki mirror of ja.wikipedia: 虹の駅(にじのえき); the cable line's registered name is 虹駅, so 虹 = にじ (the page gives the reading only for 虹の駅)"
+kurama-dera,多宝塔,たほうとう,Page read: ameblo.jp/s-limited-express/entry-12727654166.html: railway fan blog: 多宝塔駅 (たほうとうえき)
+kurama-dera,山門,さんもん,Page read: hqproductreviews.com?arsae=https%3A%2F%2Fja.m.wikipedia.org%2Fwiki%2F%25E5%25B1%25B1%25E9%2596%2580%25E9%25A7%2585: ja.wikipedia copy: 山門駅(さんもんえき)
+kurobe-gorge,出平,だしだいら,Page read: takaoka.zening.info/Tateyama/Kurobe_Gorge_Railway/Dashidaira_Station.htm: local guide site: 出平駅(だしだいら えき)は、黒部峡谷鉄道の…駅
+kurobe-gorge,小屋平,こやだいら,Page read: sarosi.web.fc2.com/shisetsu/koyadaira/koyadaira.html: fan: 「小屋平(こやだいら)」駅
+kurobe-gorge,柳橋,やなぎばし,Page read: hokuriku-rail.com/HokurikuEki/Eki/Yanagibashi/Yanagibashi.html: fan station page: やなぎばし
+kurobe-gorge,森石,もりいし,Page read: hokuriku-rail.com/HokurikuEki/Eki/Moriishi/Moriishi.html: fan: もりいし
+kurobe-gorge,猫又,ねこまた,Page read: www.hokuriku-rail.com/HokurikuEki/Eki/Nekomata/Nekomata.html: fan: ねこまた
+kurobe-gorge,笹平,ささだいら,Page read: hokuriku-rail.com/HokurikuEki/Eki/Sasadaira/Sasadaira.html: fan: ささだいら
+mitake-tozan,御岳山,みたけさん,Page read: www.tawatawa.com/densha6/page012.html: fan page: 02、御岳山(みたけさん)Mitakesan
+mitake-tozan,滝本,たきもと,Page read: www.tawatawa.com/densha6/page011.html: fan page: 01、滝本(たきもと)Takimoto
+oyama-kanko,大山ケーブル,おおやまけーぶる,Page read: www.tawatawa.com/densha6s/page015.html: fan page: 01、大山ケーブル(おおやまけーぶる)Ooyama-Cable
+oyama-kanko,大山寺,おおやまでら,Page read: www.tawatawa.com/densha6s/page018.html: fan page: 02、大山寺(おおやまでら)Ooyamadera
+oyama-kanko,阿夫利神社,あふりじんじゃ,Page read: www.tawatawa.com/densha6s/page018.html: fan page: 03、阿夫利神社(あふりじんじゃ)Afurijinja
+rakutenchi,乙原,おとばる,"Page read: ameblo.jp/s-limited-express/entry-12736479778.html: fan blog: 乙原駅 (おとばるえき), shown as ラクテンチ上駅"
+rakutenchi,雲泉寺,うんせんじ,"Page read: ameblo.jp/s-limited-express/entry-12698480277.html: fan blog: 雲泉寺駅 (うんせんじえき), shown as ラクテンチ下駅"
+rokkosan-kanko,六甲ケーブル下,ろっこうけーぶるした,Page read: travelstation.tokyo/station/kinki/rokkosankanko/rokko/rokkocableshita.htm: fan: 六甲ケーブル下 ろっこうけーぶるした
+rokkosan-kanko,六甲山上,ろっこうさんじょう,Page read: travelstation.tokyo/station/kinki/rokkosankanko/rokko/rokkosanjo.htm: fan: 六甲山上 ろっこうさんじょう Rokkosanjo
+sarakura-tozan,山麓,さんろく,"Page read: ameblo.jp/s-limited-express/entry-12716343742.html: fan blog: 山麓駅 (さんろくえき), 皿倉山ケーブルカー"
+seikan-tunnel-museum,体験坑道,たいけんこうどう,Page read: tetsu-ori.episode.jp/shuuchakueki/seikantonneru.html: fan: 体験坑道(たいけんこうどう)
+seikan-tunnel-museum,青函トンネル記念館,せいかんとんねるきねんかん,Page read: tetsu-ori.episode.jp/shuuchakueki/seikantonneru.html: fan: 青函トンネル記念館(せいかんとんねるきねんかん)
+shikoku-cable,八栗山上,やくりさんじょう,Page read: wikippe.e-do-match.com/index.php?title=%E5%85%AB%E6%A0%97%E5%B1%B1%E4%B8%8A%E9%A7%85: wikipedia mirror (wikippe): 八栗山上駅(やくりさんじょうえき)
+shikoku-cable,八栗登山口,やくりとざんぐち,Page read: rd.tetsudo.com/Blog/p/4917442/*ameblo.jp/s-limited-express/entry-12715293719.html: fan blog: 八栗登山口駅 (やくりとざんぐちえき。Yakuri-tozanguchi Station)
+takao-tozan,清滝,きよたき,Page read: ameblo.jp/s-limited-express/entry-12467424382.html: fan blog: 清滝駅(きよたきえき)
+tango-kairiku,傘松,かさまつ,Page read: ameblo.jp/s-limited-express/entry-12821655134.html: fan blog: 傘松駅 (かさまつえき)
+tateyama-kurobe,大観峰,だいかんぼう,"Page read: ja-two.iwiki.icu/wiki/%E5%A4%A7%E8%A6%B3%E5%B3%B0%E9%A7%85: iwiki mirror of ja.wikipedia: 大観峰駅(だいかんぼうえき), infobox だいかんぼう Daikanbo"
+tateyama-kurobe,室堂,むろどう,Page read: tetsu-ori.episode.jp/shuuchakueki/murodou.html: fan page: 室堂(むろどう)
+tateyama-kurobe,美女平,びじょだいら,Page read: ameblo.jp/s-limited-express/entry-12742789000.html: fan blog: 美女平駅 (びじょだいらえき。BIJODAIRA Station)
+tateyama-kurobe,黒部平,くろべだいら,Page read: tabitayo.com/kurobedaira-station: travel blog: 黒部平駅(くろべだいらえき)
+tateyama-kurobe,黒部湖,くろべこ,Page read: tetsu-ori.episode.jp/shuuchakueki/kurobeko.html: fan page: 黒部湖(くろべこ)
+tsukuba-kanko,宮脇,みやわき,Page read: rd.tetsudo.com/Blog/p/4869706/*ameblo.jp/s-limited-express/entry-12704216117.html: fan blog: 宮脇駅 (みやわきえき。MIYAWAKI Station)
+tsukuba-kanko,筑波山頂,つくばさんちょう,Page read: www.tawatawa.com/densha6w/page004.html: fan page: 02、筑波山頂(つくばさんちょう)Tsukuba-Sancho
+jr-kyushu,人吉,ひとよし,Page read: ja-two.iwiki.icu/wiki/%E7%89%B9%E5%88%A5:%E5%B7%AE%E5%88%86/76200366: iwiki mirror of ja.wikipedia (人吉駅 revision): よみがな = ひとよし for the JR Kyushu 肥薩線 station; ひとよしおんせん is the くま川鉄道 人吉温泉駅 reading
+nishitetsu,西鉄福岡（天神）,にしてつふくおか,"Page read: ja-two.iwiki.icu/wiki/西鉄福岡駅 (a copy of Wikipedia's 西鉄福岡（天神）駅): the station is read にしてつふくおか(てんじん), the bracketed 天神 read without a pause; the reading of the name outside the brackets is shown (てんじん stays searchable). station_database reads it ふくおか"
 
 """#
     }
