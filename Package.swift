@@ -54,7 +54,7 @@ let package = Package(
                 // Prefecture polygons (simplified N03) for the prefecture of a point and offline outlines.
                 resources: [.copy("Resources/prefectures-n03.geojson")]),
         // Importers: CSV (N02, station_database, ekidata, generic), GTFS, OSM XML and PBF.
-        .target(name: "EkiImport", dependencies: ["EkiKit", "CExpat", "CArchive", "CCompression", "COsmium"]),
+        .target(name: "EkiImport", dependencies: ["EkiKit", "EkiSQLite", "CExpat", "CArchive", "CCompression", "COsmium"]),
         // Geocoding over HTTP (libcurl).
         .target(name: "EkiGeocoding", dependencies: ["EkiKit", "EkiSQLite", "CCurl"]),
         // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only

@@ -200,7 +200,7 @@ import EkiTestSupport
         let exported = run(db, visits, "visit", "export")
         let exportFile = dir.appendingPathComponent("visits.csv").path
         #expect(FileManager.default.createFile(atPath: exportFile, contents: Data(exported.out.utf8)))
-        #expect(eki("visit", "import", exportFile, "--visits", bare).status == 0)
+        #expect(eki("visit", "import", exportFile, "--keep-orphans", "--visits", bare).status == 0)
         let orphan = run(fresh, bare, "visit", "check")
         #expect(orphan.status == 1)
         #expect(orphan.out == """

@@ -28,7 +28,7 @@ import EkiTestSupport
         let file = path("saved-cp932.csv")
         try #require(Self.saved.data(using: .shiftJIS)).write(to: URL(fileURLWithPath: file))
         let visits = path("cp932.sqlite")
-        let r = eki("visit", "import", file, "--visits", visits)
+        let r = eki("visit", "import", file, "--keep-orphans", "--visits", visits)
         #expect(r.status == 0, "\(r.err)")
         #expect(r.out == "\(file): 5 visits: 5 added, 0 already present, 0 conflicts, 0 renumbered\n")
         #expect(eki("visit", "export", "--visits", visits).out == Self.expectedExport)
@@ -38,7 +38,7 @@ import EkiTestSupport
         let file = path("saved-bom.csv")
         try (Data([0xEF, 0xBB, 0xBF]) + Data(Self.saved.utf8)).write(to: URL(fileURLWithPath: file))
         let visits = path("bom.sqlite")
-        let r = eki("visit", "import", file, "--visits", visits)
+        let r = eki("visit", "import", file, "--keep-orphans", "--visits", visits)
         #expect(r.status == 0, "\(r.err)")
         #expect(eki("visit", "export", "--visits", visits).out == Self.expectedExport)
     }
@@ -48,7 +48,7 @@ import EkiTestSupport
         let text = "station,date\r\ntokyo-metro/c/銀座,2019/8/13\r\ntokyo-metro/c/京橋,2019/2/30\r\n"
         try #require(text.data(using: .shiftJIS)).write(to: URL(fileURLWithPath: file))
         let visits = path("bad.sqlite")
-        let r = eki("visit", "import", file, "--visits", visits)
+        let r = eki("visit", "import", file, "--keep-orphans", "--visits", visits)
         #expect(r.status == 1)
         #expect(r.err == "eki visit: \(file): line 3: date: invalid date '2019/2/30': no such date\n")
         #expect(!FileManager.default.fileExists(atPath: visits) || eki("visit", "export", "--visits", visits).out == "id,station,date,kind,note\n")
@@ -59,7 +59,7 @@ import EkiTestSupport
         let file = path("latin1.csv")
         try Data("station,note\nmetro-sp/c/se,".utf8 + [0x53, 0xE3, 0x6F, 0x20, 0x50, 0x61, 0x75, 0x6C, 0x6F, 0x0A])
             .write(to: URL(fileURLWithPath: file))
-        let r = eki("visit", "import", file, "--visits", path("latin1.sqlite"))
+        let r = eki("visit", "import", file, "--keep-orphans", "--visits", path("latin1.sqlite"))
         #expect(r.status == 1)
         #expect(r.err == "eki visit: \(file):2: not UTF-8, and as CP932 it reads '縊' (U+7E0A), which is not station text (Latin-1 or another encoding?): convert it to UTF-8, or give --encoding cp932 if it is CP932\n", "\(r.err)")
     }
@@ -72,10 +72,10 @@ extension VisitSpreadsheetImportTests {
         let file = path("hotaruda.csv")
         try #require("station\r\nodakyu/c/螢田\r\n".data(using: .shiftJIS)).write(to: URL(fileURLWithPath: file))
         let visits = path("hotaruda.sqlite")
-        let refused = eki("visit", "import", file, "--visits", visits)
+        let refused = eki("visit", "import", file, "--keep-orphans", "--visits", visits)
         #expect(refused.status == 1)
         #expect(refused.err == "eki visit: \(file): reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932\n", "\(refused.err)")
-        let read = eki("visit", "import", file, "--encoding", "cp932", "--visits", visits)
+        let read = eki("visit", "import", file, "--keep-orphans", "--encoding", "cp932", "--visits", visits)
         #expect(read.status == 0, "\(read.err)")
         #expect(eki("visit", "export", "--visits", visits).out == "id,station,date,kind,note\r\n1,odakyu/c/螢田,,,\r\n")
     }

@@ -12,7 +12,8 @@ struct VisitCommand: Command {
            eki visit rm ID...
            eki visit check
            eki visit export [--format csv|json]
-           eki visit import FILE [--format csv|json] [--encoding utf-8|cp932]
+           eki visit import FILE [--format csv|json] [--encoding utf-8|cp932] [--keep-orphans] [--dry-run]
+           eki visit import --from oritsubushi FILE [--keep-orphans] [--dry-run]
            eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en]
            eki visit config [transfer-counts [yes|no]]
            eki visit sync URL --token-file F [--cacert PEM]
@@ -39,12 +40,7 @@ struct VisitCommand: Command {
       check    resolves every recorded key (through the alias table of merged entries) and
                lists orphaned keys; orphans are kept, never dropped. Exit 1 when any.
       export   writes the log to stdout: CSV (id,station,date,kind,note; the default) or JSON.
-      import   merges a file written by export (format from the extension or content) in one
-               transaction: the same station, date and kind is the same visit (a different
-               note is a conflict; the log's note is kept); ids are kept when free.
-               A file saved again by a spreadsheet reads too: UTF-8 (with or without
-               BOM) or CP932, detected as `eki import` does (--encoding says which),
-               CRLF, dates like 2019/8/13 and 2019年8月13日.
+    \(Self.importHelp)
       share    a plain-text summary to paste into a message: visits by day, runs of days
                without visits collapsed (記録のない日), completion figures at the end; in
                Japanese, or English with --lang en. --png FILE draws the same summary as a
@@ -79,12 +75,12 @@ struct VisitCommand: Command {
         case "list": ["since", "until", "by"]
         case "share": ["since", "until", "png", "lang"]
         case "export": ["format"]
-        case "import": ["format", "encoding"]
+        case "import": ["format", "encoding", "from"]
         case "sync": ["token-file", "cacert"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
-                             flags: [])
+                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : [])
         let positionals: ClosedRange<Int> = switch sub {
         case "add", "import", "sync": 1...1
         case "rm": 1...Int.max
@@ -257,33 +253,6 @@ struct VisitCommand: Command {
     func export() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
         console.out(VisitExchange.encode(try log.visits(), format: try exchangeFormat() ?? .csv))
-        return 0
-    }
-
-    func importFile() throws -> Int32 {
-        let file = args.positionals[0]
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw VisitExchangeError(file: file, location: "", message: "cannot read the file")
-        }
-        // UTF-8 (BOM dropped) or CP932, detected as `eki import` does: what a spreadsheet saves.
-        var encoding: TextEncoding? = nil
-        if let e = args["encoding"] {
-            guard let enc = TextEncoding(name: e) else { throw UsageError("--encoding must be utf-8 or cp932, got '\(e)'") }
-            encoding = enc
-        }
-        let text = String(decoding: try TextDecoding.decode([UInt8](data), file: file, encoding: encoding).bytes, as: UTF8.self)
-        let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
-        let incoming = try VisitExchange.decode(text, format: format, file: file)
-        let report = try VisitLog(path: visitsPath).merge(incoming)
-        var out = "\(file): \(incoming.count) visits: \(report.added.count) added, \(report.alreadyPresent) already present, "
-            + "\(report.conflicts.count) \(report.conflicts.count == 1 ? "conflict" : "conflicts"), \(report.renumbered.count) renumbered\n"
-        for c in report.conflicts {
-            let e = c.existing
-            out += "conflict: visit \(e.id) (\(e.stationKey) \(e.date) \(e.kind?.rawValue ?? "-")) has note \(quoted(e.note)); "
-                + "the file has \(quoted(c.incoming.note)); kept the log's\n"
-        }
-        for r in report.renumbered { out += "renumbered: id \(r.from) was taken; the visit is \(r.to)\n" }
-        console.out(out)
         return 0
     }
 

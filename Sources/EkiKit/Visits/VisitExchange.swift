@@ -50,6 +50,12 @@ public enum VisitExchange {
     /// - Throws: `VisitExchangeError` at the first bad row or value (line for CSV, visit
     ///   number for JSON).
     public static func decode(_ text: String, format: VisitExchangeFormat, file: String) throws(VisitExchangeError) -> [Visit] {
+        try decodeRows(text, format: format, file: file).map(\.visit)
+    }
+
+    /// `decode`, each visit with where it stands in the file (`line 3`, `visit 2`).
+    /// - Throws: `VisitExchangeError`, as `decode`.
+    public static func decodeRows(_ text: String, format: VisitExchangeFormat, file: String) throws(VisitExchangeError) -> [VisitExchangeRow] {
         switch format {
         case .csv: return try decodeCSV(text, file: file)
         case .json: return try decodeJSON(text, file: file)
@@ -58,7 +64,7 @@ public enum VisitExchange {
 
     // MARK: CSV
 
-    static func decodeCSV(_ text: String, file: String) throws(VisitExchangeError) -> [Visit] {
+    static func decodeCSV(_ text: String, file: String) throws(VisitExchangeError) -> [VisitExchangeRow] {
         let rows = try csvRows(text, file: file)
         guard let header = rows.first else { return [] }
         let names = header.fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -67,7 +73,7 @@ public enum VisitExchange {
         }
         let column = { (name: String) in names.firstIndex(of: name) }
         let (idCol, dateCol, kindCol, noteCol) = (column("id"), column("date"), column("kind"), column("note"))
-        var out: [Visit] = []
+        var out: [VisitExchangeRow] = []
         for row in rows.dropFirst() {
             if row.fields == [""] { continue }   // blank line
             let at = "line \(row.line)"
@@ -75,8 +81,9 @@ public enum VisitExchange {
                 throw VisitExchangeError(file: file, location: at, message: "row has \(row.fields.count) fields, the header has \(names.count)")
             }
             let get = { (c: Int?) in c.map { row.fields[$0] } ?? "" }
-            out.append(try visit(id: get(idCol), station: row.fields[station], date: get(dateCol),
-                                 kind: get(kindCol), note: get(noteCol), file: file, at: at))
+            out.append(VisitExchangeRow(visit: try visit(id: get(idCol), station: row.fields[station], date: get(dateCol),
+                                                         kind: get(kindCol), note: get(noteCol), file: file, at: at),
+                                        location: at))
         }
         return out
     }
@@ -95,7 +102,7 @@ public enum VisitExchange {
 
     // MARK: JSON
 
-    static func decodeJSON(_ text: String, file: String) throws(VisitExchangeError) -> [Visit] {
+    static func decodeJSON(_ text: String, file: String) throws(VisitExchangeError) -> [VisitExchangeRow] {
         // Foundation's parser drops a U+FEFF written as itself inside a string: write each one
         // (after a byte order mark at the start) as the escape `\ufeff`, which it keeps. JSON
         // allows U+FEFF nowhere outside strings, so this changes no valid file's meaning.
@@ -108,7 +115,7 @@ public enum VisitExchange {
         guard let array = parsed as? [Any] else {
             throw VisitExchangeError(file: file, location: "", message: "expected a JSON array of visits")
         }
-        var out: [Visit] = []
+        var out: [VisitExchangeRow] = []
         for (n, item) in array.enumerated() {
             let at = "visit \(n + 1)"
             guard let o = item as? [String: Any] else { throw VisitExchangeError(file: file, location: at, message: "not an object") }
@@ -126,8 +133,9 @@ public enum VisitExchange {
                 }
                 id = String(i)
             }
-            out.append(try visit(id: id, station: try string("station"), date: try string("date"),
-                                 kind: try string("kind"), note: try string("note"), file: file, at: at))
+            out.append(VisitExchangeRow(visit: try visit(id: id, station: try string("station"), date: try string("date"),
+                                                         kind: try string("kind"), note: try string("note"), file: file, at: at),
+                                        location: at))
         }
         return out
     }
@@ -156,6 +164,12 @@ public enum VisitExchange {
         }
         return Visit(id: visitID, stationKey: station, date: d, kind: k, note: note)
     }
+}
+
+/// One visit of an exchange file and where it stands: `line N` (CSV) or `visit N` (JSON).
+public struct VisitExchangeRow: Sendable, Equatable {
+    public var visit: Visit
+    public var location: String
 }
 
 /// A visit file that cannot be read: the file, where (`line N` for CSV, `visit N` for JSON)

@@ -272,9 +272,13 @@ public final class VisitLog {
     /// (so an export imported into an empty log reproduces it exactly), else gets a new one
     /// (reported as renumbered); it keeps its `uid` and `updatedAt` when it has them and the
     /// uid is free (another log's visits keep their identity across devices).
+    /// `stations` maps recorded keys to the entries they were checked against: their source
+    /// rows are noted in the same transaction (`rememberSources`), so an imported visit is
+    /// found again after a later source renames its station, as an added one is.
     /// - Throws: `SQLiteError` (nothing is written).
-    public func merge(_ incoming: [Visit]) throws -> VisitMergeReport {
+    public func merge(_ incoming: [Visit], stations: [String: Station] = [:]) throws -> VisitMergeReport {
         try db.transaction {
+            for (key, station) in stations.sorted(by: { $0.key < $1.key }) { try writeSources(of: station, forKey: key) }
             var report = VisitMergeReport()
             for v in incoming {
                 if let existing = try visit(matching: v) {
