@@ -53,6 +53,8 @@ tsukuba-kanko,宮脇,みやわき,Page read: rd.tetsudo.com/Blog/p/4869706/*ameb
 tsukuba-kanko,筑波山頂,つくばさんちょう,Page read: www.tawatawa.com/densha6w/page004.html: fan page: 02、筑波山頂(つくばさんちょう)Tsukuba-Sancho
 jr-kyushu,人吉,ひとよし,Page read: ja-two.iwiki.icu/wiki/%E7%89%B9%E5%88%A5:%E5%B7%AE%E5%88%86/76200366: iwiki mirror of ja.wikipedia (人吉駅 revision): よみがな = ひとよし for the JR Kyushu 肥薩線 station; ひとよしおんせん is the くま川鉄道 人吉温泉駅 reading
 nishitetsu,西鉄福岡（天神）,にしてつふくおか,"Page read: ja-two.iwiki.icu/wiki/西鉄福岡駅 (a copy of Wikipedia's 西鉄福岡（天神）駅): the station is read にしてつふくおか(てんじん), the bracketed 天神 read without a pause; the reading of the name outside the brackets is shown (てんじん stays searchable). station_database reads it ふくおか"
+jukkoku-toge,十国峠山頂,じゅっこくとうげさんちょう,"Pages read: sagamier.com/?p=11301 (十国峠(じゅっこくとうげ), 伊豆箱根鉄道 十国鋼索線) and jmedia.wiki/wiki/Jukkokutōge_Cable_Car (the line's termini 十国峠山麓 and 十国峠山頂); 山頂 read さんちょう. No page giving the station's reading whole was read"
+jukkoku-toge,十国峠山麓,じゅっこくとうげさんろく,"Pages read: sagamier.com/?p=11301 (十国峠(じゅっこくとうげ), 伊豆箱根鉄道 十国鋼索線) and jmedia.wiki/wiki/Jukkokutōge_Cable_Car (the line's termini 十国峠山麓 and 十国峠山頂); 山麓 read さんろく. No page giving the station's reading whole was read"
 
 """#
     }
