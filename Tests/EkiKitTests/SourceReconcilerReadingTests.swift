@@ -82,7 +82,7 @@ import EkiTestSupport
     @Test func readingTableLoadsAndChecks() throws {
         let t = StationReadings.builtIn
         #expect(t.entries.prefix(2).map { "\($0.operatorID) \($0.station) \($0.reading)" } == ["keifuku 西院 さい", "hankyu 西院 さいいん"])
-        #expect(t.entries.count == 48)
+        #expect(t.entries.count == 50)
         #expect(t.reading(operatorID: "jr-kyushu", nameKey: "人吉") == "ひとよし")
         #expect(t.entries.allSatisfy { !$0.source.isEmpty })
         let file = try String(contentsOfFile: TestPaths.package("Datasets/station-readings.csv"), encoding: .utf8)
