@@ -8,6 +8,8 @@ struct InfoLines {
     var open: [Line]
     /// Per dataset with lines, in the order `store.info.summary()` lists datasets.
     var datasets: [Dataset]
+    /// The ids of the open lines with no full order (`LineTable.withoutFullOrder`).
+    var unordered: [String]
 
     /// nil when the database has no line table.
     /// - Throws: `SQLiteError`.
@@ -15,6 +17,7 @@ struct InfoLines {
         guard store.lines.exists else { return nil }
         let open = try store.lines.all()
         self.open = open
+        unordered = try store.lines.withoutFullOrder()
         datasets = names.compactMap { name in
             let mine = open.filter { l in l.sources.contains { Self.dataset(of: $0) == name } }
             guard !mine.isEmpty else { return nil }
@@ -48,12 +51,16 @@ struct InfoLines {
         } else {
             out += "\n"
         }
+        if !unordered.isEmpty {
+            out += "lines without a full order (some stations have no position): \(unordered.count): "
+                + unordered.joined(separator: ", ") + "\n"
+        }
         return out
     }
 
     /// The JSON member.
     var json: JSONValue {
-        .object([("open", .int(open.count)),
+        .object([("open", .int(open.count)), ("unordered", .array(unordered.map { .string($0) })),
                  ("datasets", .array(datasets.map { .object([("dataset", .string($0.name)), ("lines", .int($0.lines)),
                                                              ("unmatched", .int($0.unmatched))]) }))])
     }

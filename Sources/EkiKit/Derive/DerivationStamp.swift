@@ -18,6 +18,7 @@ public enum DerivationStamp {
             StationReadings.builtInCSV,
             StationNames.builtInCSV,
             LineCommonNames.builtInSourceSHA256,
+            LineDefinitions.builtInSourceSHA256,
             OperatorTypes.builtIn.map { "\($0.operatorID),\($0.type)" }.joined(separator: "\n"),
             KanjiVariants.pairs.map { "\($0.variant)\($0.standard)" }.joined(),
         ]

@@ -46,6 +46,8 @@ extension LineTable {
         var aliases: [(alias: String, source: String)] = []
         var datasets: Set<String> = []
         var members: Set<Int64> = []
+        /// Entries a `part` row brought: placed even where another line of the operator orders them.
+        var partMembers: Set<Int64> = []
         var sequences: [[Int64]] = []
     }
 
@@ -152,7 +154,16 @@ extension LineTable {
             display[i] = d
             groups[[s.dataset, s.operatorID, s.serviceClass, d].joined(separator: "\u{1}"), default: []].append(i)
         }
-        let stale = Self.supersededGroups(Array(groups.values), sections)
+        var stale = Self.supersededGroups(Array(groups.values), sections)
+        // A service route or former name (`LineDefinitions` `alias`) makes no line either.
+        var defined: [Int: LineDefinition] = [:]
+        for members in groups.values {
+            let s = sections[members[0]]
+            if let d = LineDefinitions.alias(operatorID: s.operatorID, serviceClass: s.serviceClass, name: display[members[0]]!) {
+                stale.insert(members.min()!)
+                defined[members.min()!] = d
+            }
+        }
         let sortedGroups = groups.values.map { members -> (dataset: String, size: Int, key: String, members: [Int]) in
             let s = sections[members[0]]
             let size = members.reduce(0) { $0 + sections[$1].members.count }
@@ -179,14 +190,31 @@ extension LineTable {
             let id = first.operatorID + "/" + (first.serviceClass == "shinkansen" ? "s" : "c") + "/" + SearchFold.name(name)
             var fids = Set<Int64>()
             for m in g.members { for x in sections[m].members { fids.insert(x.fid) } }
-            if stale.contains(g.members[0]), let t = Self.successorLine(of: g.members.map { sections[$0].name }, fids: fids,
-                                                                            operatorID: first.operatorID, serviceClass: first.serviceClass, in: lines) {
-                // A superseded line: its names only, on its successor's line.
+            let named = defined[g.members[0]].flatMap { d in
+                d.line.isEmpty ? nil : lines.firstIndex { l in
+                    l.operatorID == first.operatorID && l.serviceClass == first.serviceClass
+                        && SearchFold.name(l.name) == SearchFold.name(d.line)
+                }
+            }
+            if stale.contains(g.members[0]), let t = named ?? Self.successorLine(of: g.members.map { sections[$0].name }, fids: fids,
+                                                                                     operatorID: first.operatorID, serviceClass: first.serviceClass, in: lines) {
+                // A superseded line or an alias: its names only, on its successor's line; a
+                // part (`LineDefinitions`) also brings its entries and order.
+                if defined[g.members[0]]?.kind == .part {
+                    lines[t].members.formUnion(fids)
+                    lines[t].partMembers.formUnion(fids)
+                    if ordered.contains(first.dataset) {
+                        lines[t].sequences = Self.join(lines[t].sequences + g.members.flatMap { Self.sequences(sections[$0]) })
+                    }
+                }
                 for m in g.members {
                     let s = sections[m]
-                    lines[t].sources.append(s.dataset + ":" + s.name)
+                    if defined[g.members[0]]?.kind != .alias { lines[t].sources.append(s.dataset + ":" + s.name) }
                     for a in LineNames.aliases(s.name, brand: nil) where !lines[t].aliases.contains(where: { $0.alias == a }) {
                         lines[t].aliases.append((a, s.dataset))
+                    }
+                    if let d = defined[g.members[0]], !lines[t].aliases.contains(where: { $0.alias == d.name }) {
+                        lines[t].aliases.append((d.name, s.dataset))
                     }
                 }
                 continue
@@ -224,17 +252,7 @@ extension LineTable {
                 if lines[t].color == nil { lines[t].color = s.color }
             }
             if lines[t].sequences.isEmpty, ordered.contains(first.dataset) {
-                for m in g.members {
-                    var seq: [Int64] = []
-                    var block = 0
-                    for x in sections[m].members.filter({ $0.order != nil }).sorted(by: { ($0.order!, $0.fid) < ($1.order!, $1.fid) }) {
-                        let b = x.order! / SourceRecord.lineOrderBranchStep
-                        if b != block, !seq.isEmpty { lines[t].sequences.append(seq); seq = [] }
-                        block = b
-                        if seq.last != x.fid { seq.append(x.fid) }
-                    }
-                    if !seq.isEmpty { lines[t].sequences.append(seq) }
-                }
+                for m in g.members { lines[t].sequences += Self.sequences(sections[m]) }
                 lines[t].sequences = Self.join(lines[t].sequences)
             }
             // The entry → lines map serves later datasets' matching only.
@@ -243,6 +261,22 @@ extension LineTable {
         }
         // An unnamed section no named line joined is no line: its entries keep their other lines.
         return lines.filter { !$0.name.isEmpty }
+    }
+
+    /// A section's ordered entries as sequences, split where the order passes a multiple of
+    /// `SourceRecord.lineOrderBranchStep` (GTFS branch patterns).
+    private static func sequences(_ section: Section) -> [[Int64]] {
+        var out: [[Int64]] = []
+        var seq: [Int64] = []
+        var block = 0
+        for x in section.members.filter({ $0.order != nil }).sorted(by: { ($0.order!, $0.fid) < ($1.order!, $1.fid) }) {
+            let b = x.order! / SourceRecord.lineOrderBranchStep
+            if b != block, !seq.isEmpty { out.append(seq); seq = [] }
+            block = b
+            if seq.last != x.fid { seq.append(x.fid) }
+        }
+        if !seq.isEmpty { out.append(seq) }
+        return out
     }
 
     /// The groups (by their first section) of a line a source still lists under its former
@@ -326,6 +360,7 @@ extension LineTable {
             guard (try? point.bind([.int(f)])) != nil, (try? point.step()) == true else { return nil }
             return Coordinate(lat: point.double(1), lon: point.double(0))
         }
+        try trimToDefinedEnds(&lines)
         var sequenced: [String: Set<Int64>] = [:]   // operator × class → entries some line orders
         for l in lines { for q in l.sequences { sequenced[l.operatorID + "/" + l.serviceClass, default: []].formUnion(q) } }
         for i in lines.indices where !lines[i].sequences.isEmpty {
@@ -346,6 +381,46 @@ extension LineTable {
             let steps = zip(pts, pts.dropFirst()).map { Geodesic.distance(valid: $0, $1) }.sorted()
             let median = steps[steps.count / 2]
             if Geodesic.distance(valid: pts[0], pts[pts.count - 1]) <= 2 * median { lines[i].isLoop = true }
+        }
+    }
+
+    /// A line with an `ends` row (`LineDefinitions`): the sequence holding both end stations is
+    /// cut to the stretch between them, and the stations cut off leave the line (through-service
+    /// stops of another line: 奈良線's 平城山 and 奈良, the 関西本線's). A closed section (a
+    /// `closed` row with ends) is cut out of the sequence holding both its ends, keeping an end
+    /// where the line goes on beyond it; its other stations leave the line.
+    private func trimToDefinedEnds(_ lines: inout [Building]) throws {
+        let nameOf = try db.prepare("SELECT name FROM stations WHERE fid = ?")
+        func name(_ f: Int64) throws -> String {
+            defer { nameOf.reset() }
+            try nameOf.bind([.int(f)])
+            return try nameOf.step() ? SearchFold.name(nameOf.text(0)) : ""
+        }
+        for i in lines.indices where !lines[i].sequences.isEmpty {
+            let l = lines[i]
+            let defs = LineDefinitions.sections(operatorID: l.operatorID, serviceClass: l.serviceClass,
+                                                names: [l.name] + l.aliases.map(\.alias))
+            for d in defs {
+                let from = SearchFold.name(d.from), to = SearchFold.name(d.to)
+                var out: [[Int64]] = []
+                var cut = Set<Int64>()
+                for q in lines[i].sequences {
+                    let names = try q.map(name)
+                    guard let a0 = names.firstIndex(of: from), let z0 = names.firstIndex(of: to) else { out.append(q); continue }
+                    let a = min(a0, z0), z = max(a0, z0)
+                    if d.kind == .ends {
+                        out.append(Array(q[a...z]))
+                        cut.formUnion(q[..<a]); cut.formUnion(q[(z + 1)...])
+                    } else {
+                        let before = a > 0 ? Array(q[...a]) : [], after = z < q.count - 1 ? Array(q[z...]) : []
+                        if before.count > 1 { out.append(before) }
+                        if after.count > 1 { out.append(after) }
+                        cut.formUnion(q[a...z])
+                    }
+                }
+                lines[i].sequences = out
+                lines[i].members.subtract(cut.subtracting(out.joined()))
+            }
         }
     }
 
@@ -370,8 +445,11 @@ extension LineTable {
         let openQuery = try db.prepare("SELECT fid FROM stations WHERE open = 1")
         while try openQuery.step() { openEntries.insert(openQuery.int64(0)) }
         for l in lines {
+            // A line closed as a whole (`LineDefinitions` `closed`) is not open.
             let open = l.open && (l.members.contains(where: openEntries.contains)
                                   || l.sequences.contains { $0.contains(where: openEntries.contains) })
+                && !LineDefinitions.isClosed(operatorID: l.operatorID, serviceClass: l.serviceClass,
+                                             names: [l.name] + l.aliases.map(\.alias))
             try insertLine.run([.text(l.id), .text(l.operatorID), .text(l.serviceClass), .text(l.name),
                                 l.color.map(SQLValue.text) ?? .null, .int(l.isLoop ? 1 : 0), .int(open ? 1 : 0),
                                 .text(JSONText.encodeStrings(l.sources))])
@@ -386,7 +464,7 @@ extension LineTable {
             }
             // Unordered entries: no position (readers list them after the ordered ones, by key).
             let others = sequenced[l.operatorID + "/" + l.serviceClass] ?? []
-            for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f)) {
+            for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f) || l.partMembers.contains(f)) {
                 try place(num, f, l.sequences.count, nil)
             }
             for a in l.aliases {

@@ -109,6 +109,19 @@ extension LineTable {
              sources: JSONText.decodeStrings(s.text(7)), stationKeys: keys)
     }
 
+    /// The ids of the open lines with an open entry no source orders (an entry placed without a
+    /// position, listed after the ordered ones), sorted: the lines with no full order.
+    /// - Throws: `SQLiteError`.
+    public func withoutFullOrder() throws -> [String] {
+        let s = try db.prepare("""
+            SELECT DISTINCT l.id FROM lines l JOIN line_stations ls ON ls.line_num = l.num JOIN stations s ON s.fid = ls.station_fid
+            WHERE l.open = 1 AND ls.seq IS NULL AND s.open = 1 AND s.retired IS NULL ORDER BY l.id
+            """)
+        var out: [String] = []
+        while try s.step() { out.append(s.text(0)) }
+        return out
+    }
+
     /// The line with `id` and its entries in order (branch by branch), or nil.
     /// - Throws: `SQLiteError`.
     public func line(id: String) throws -> LineDetail? {

@@ -1,0 +1,74 @@
+/// One curated fact about a line as its operator defines it (`Datasets/line-definitions.csv`,
+/// compiled in by `Scripts/gen-line-tables.py`). Each row cites its source in `source`.
+///
+/// - `alias`: `name` is a service route (湘南新宿ライン, 中央・総武線) or a former name
+///   (北リアス線) a source lists as a line of its own. Its stations belong to other lines: a
+///   source line of that name makes no line, and the name becomes an alias of `line` when given
+///   (リアス線), else of the line of the operator sharing the most of its stations.
+/// - `part`: `name` is a section of `line` a source lists as a line of its own (汐見橋線, the
+///   高野線's 汐見橋–岸里玉出; 丸ノ内線分岐線): it makes no line, and its stations and order join
+///   `line` (a branch where they do not meet its ends); the name becomes an alias of `line`.
+/// - `closed`: the line of that name (or alias) is closed as a whole since `since`, even where one
+///   of its stations stays open for another line (留萌本線, 2026-04-01); with `from` and `to`,
+///   only that section is closed, and its stations leave the line (JR西日本 北陸本線 富山–直江津).
+/// - `ends`: the line of that name runs from the station `from` to the station `to` (奈良線 京都–木津):
+///   stations a source places beyond them on the same sequence are through-service stops of
+///   another line and are not the line's.
+public struct LineDefinition: Hashable, Sendable {
+    /// What the row says.
+    public enum Kind: String, Hashable, Sendable { case alias, part, closed, ends }
+    public var kind: Kind
+    /// The operator's id in the operator table (`jr-east`).
+    public var operatorID: String
+    /// The class of the line's stations.
+    public var serviceClass: ServiceClass
+    /// The name the row is about, as a source writes it without the operator (湘南新宿ライン).
+    public var name: String
+    /// For `alias`: the line the name is an alias of (リアス線), empty: the line sharing most
+    /// stations; for `part`: the line the section belongs to.
+    public var line: String
+    /// For `ends` and a closed section: the stations at the two ends, by name; empty otherwise.
+    public var from: String, to: String
+    /// The date the fact holds from: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or empty when not known.
+    public var since: String
+    /// Where the fact comes from.
+    public var source: String
+}
+
+/// The curated definitions of lines.
+public enum LineDefinitions {
+    /// The rows of `Datasets/line-definitions.csv`.
+    public static var all: [LineDefinition] { builtIn }
+
+    /// The `alias` or `part` row for a source line's display name of an operator and class, if any.
+    static func alias(operatorID: String, serviceClass: String, name: String) -> LineDefinition? {
+        let form = SearchFold.name(name)
+        return builtIn.first {
+            ($0.kind == .alias || $0.kind == .part) && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+                && SearchFold.name($0.name) == form
+        }
+    }
+
+    /// The `ends` row for a line of an operator and class, known by any of `names`, if any.
+    static func ends(operatorID: String, serviceClass: String, names: [String]) -> LineDefinition? {
+        sections(operatorID: operatorID, serviceClass: serviceClass, names: names).first { $0.kind == .ends }
+    }
+
+    /// The `ends` and closed-section rows for a line of an operator and class known by any of `names`.
+    static func sections(operatorID: String, serviceClass: String, names: [String]) -> [LineDefinition] {
+        let forms = Set(names.map(SearchFold.name))
+        return builtIn.filter {
+            ($0.kind == .ends || $0.kind == .closed) && !$0.from.isEmpty && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+                && forms.contains(SearchFold.name($0.name))
+        }
+    }
+
+    /// Whether a line of an operator and class, known by any of `names`, is closed as a whole.
+    static func isClosed(operatorID: String, serviceClass: String, names: [String]) -> Bool {
+        let forms = Set(names.map(SearchFold.name))
+        return builtIn.contains {
+            $0.kind == .closed && $0.from.isEmpty && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+                && forms.contains(SearchFold.name($0.name))
+        }
+    }
+}

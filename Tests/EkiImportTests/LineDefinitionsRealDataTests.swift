@@ -1,0 +1,83 @@
+import Testing
+import Foundation
+@testable import EkiKit
+import EkiTestSupport
+
+/// The lines as their operators define them (`Datasets/line-definitions.csv`) on N02-23 +
+/// station_database main/: service routes and former names are aliases, not lines; a line
+/// closed as a whole is not open.
+@Suite struct LineDefinitionsRealDataTests {
+    static var store: StationStore { RealData.open(RealData.combinedDatabase) }
+
+    /// No `alias` row's name is an open line of its operator, and the named lines carry it.
+    @Test(.needsN02AndStationDatabase) func serviceRoutesAndFormerNamesAreNoLines() throws {
+        let open = try Self.store.lines.all()
+        for d in LineDefinitions.all where d.kind == .alias {
+            let same = open.filter { $0.operatorID == d.operatorID && SearchFold.name($0.name) == SearchFold.name(d.name) }
+            #expect(same.isEmpty, "\(d.operatorID) \(d.name) is listed as an open line: \(same.map(\.id))")
+        }
+        let names = Set(open.filter { $0.operatorID == "jr-east" }.map(\.name))
+        #expect(names.isDisjoint(with: ["湘南新宿ライン", "上野東京ライン", "中央・総武線", "成田エクスプレス"]))
+        // A service route's name is an alias of a line it runs on, not of an unrelated one.
+        #expect(open.first { $0.id == "jr-east/c/成田線" }?.aliases.contains("成田エクスプレス") == true)
+        #expect(open.first { $0.id == "jr-east/c/東海道本線" }?.aliases.contains("成田エクスプレス") == false)
+        #expect(open.contains { $0.operatorID == "jr-east" && $0.aliases.contains("湘南新宿ライン") })
+        let rias = open.filter { $0.operatorID == "sanriku" }
+        #expect(rias.map(\.name) == ["リアス線"])
+        let riasAliases = Set(rias.first?.aliases ?? [])
+        #expect(riasAliases.isSuperset(of: ["北リアス線", "南リアス線"]))
+        let yokohama = open.filter { $0.operatorID == "yokohama-city" }.map(\.name).sorted()
+        #expect(yokohama == ["グリーンライン", "ブルーライン"])
+        #expect(open.first { $0.name == "ブルーライン" }?.aliases.contains("3号線") == true)
+    }
+
+    /// 留萌本線 is closed as a whole (2026-04-01), though 深川 stays open for the 函館本線.
+    @Test(.needsN02AndStationDatabase) func rumoiMainLineIsClosed() throws {
+        let all = try Self.store.lines.all(includeClosed: true)
+        let rumoi = all.filter { $0.operatorID == "jr-hokkaido" && $0.name == "留萌本線" }
+        #expect(rumoi.count == 1)
+        #expect(rumoi.allSatisfy { !$0.isOpen })
+        #expect(try Self.store.lines.all().contains { $0.name == "留萌本線" } == false)
+    }
+
+    /// (line id, open stations, first and last station of its first sequence).
+    static let formalLines: [(id: String, stations: Int, from: String, to: String)] = [
+        ("jr-west/c/奈良線", 19, "京都", "木津"),
+        ("jr-east/c/常磐線", 80, "日暮里", "岩沼"),
+        ("jr-shikoku/c/徳島線", 24, "佐古", "佃"),
+        ("kintetsu/c/京都線", 26, "京都", "大和西大寺"),
+        ("tokyu/c/大井町線", 15, "大井町", "二子玉川"),
+        ("jr-kyushu/c/日田彦山線", 15, "城野", "添田"),
+        ("jr-west/c/北陸本線", 12, "米原", "敦賀"),
+    ]
+
+    /// Through-service stops beyond a line's formal ends and closed sections are not the line's.
+    @Test(.needsN02AndStationDatabase, arguments: formalLines) func formalEnds(line: (id: String, stations: Int, from: String, to: String)) throws {
+        let d = try #require(try Self.store.lines.line(id: line.id))
+        let open = d.stops.filter { $0.station.isOpen }
+        #expect(open.count == line.stations)
+        let first = d.stops.filter { $0.branch == 0 && $0.order != nil }.sorted { $0.order! < $1.order! }
+        #expect(first.first?.station.name == line.from)
+        #expect(first.last?.station.name == line.to)
+        #expect(first.count == line.stations)
+    }
+
+    /// JR東日本's 東北本線 ends at 盛岡 (八戸–青森 is 青い森鉄道's); 南海's 高野線 has its 汐見橋
+    /// section; 丸ノ内線 and JR九州's 山陽本線 are one line each.
+    @Test(.needsN02AndStationDatabase) func sectionsAndBranches() throws {
+        let store = Self.store
+        let tohoku = try #require(try store.lines.line(id: "jr-east/c/東北本線"))
+        let names = Set(tohoku.stops.map(\.station.name))
+        #expect(names.contains("盛岡"))
+        #expect(names.isDisjoint(with: ["八戸", "青森", "野辺地"]))
+        let koya = try #require(try store.lines.line(id: "nankai/c/高野線"))
+        #expect(Set(koya.stops.map(\.station.name)).isSuperset(of: ["汐見橋", "芦原町", "岸里玉出", "難波", "極楽橋"]))
+        let open = try store.lines.all()
+        #expect(open.filter { $0.operatorID == "nankai" && $0.name.contains("汐見橋") }.isEmpty)
+        #expect(open.filter { $0.operatorID == "tokyo-metro" && $0.name.hasPrefix("丸ノ内線") }.map(\.name) == ["丸ノ内線"])
+        #expect(open.first { $0.name == "丸ノ内線" }?.total == 28)
+        let sanyo = open.filter { $0.operatorID == "jr-kyushu" && $0.name.hasPrefix("山陽") }
+        #expect(sanyo.map(\.name) == ["山陽本線"])
+        #expect(Set(sanyo.first.map { l in try! store.lines.line(id: l.id)!.stops.map(\.station.name) } ?? []) == ["下関", "門司"])
+    }
+}
