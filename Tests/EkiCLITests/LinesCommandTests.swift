@@ -139,21 +139,21 @@ import EkiTestSupport
         func info(_ args: String...) -> EkiRun { eki(["info", "--db", RealData.combinedDatabase] + args) }
         let table = info()
         #expect(table.out.contains("""
-            lines: 611 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
+            lines: 609 open (unmatched: only that dataset has the line; list them with --unmatched-lines DATASET)
             dataset           lines  unmatched
-            n02               595    45
-            station-database  566    16
+            n02               593    44
+            station-database  565    16
 
             """))
         let summary = try #require(try json(info("--format", "json").out) as? [String: Any])
         let lines = try #require(summary["lines"] as? [String: Any])
-        #expect(lines["open"] as? Int == 611)
+        #expect(lines["open"] as? Int == 609)
         let sd = try #require(try json(info("--unmatched-lines", "station-database", "--format", "json").out) as? [[String: Any]])
         #expect(sd.count == 16)
         #expect(sd.contains { $0["id"] as? String == "jr-east/c/京浜東北線" && $0["total"] as? Int == 36 })
         #expect(sd.allSatisfy { ($0["sources"] as? [String] ?? []).allSatisfy { $0.hasPrefix("station-database:") } })
         let n02 = try #require(try json(info("--unmatched-lines", "n02", "--format", "json").out) as? [[String: Any]])
-        #expect(n02.count == 45)
+        #expect(n02.count == 44)
         #expect(n02.contains { $0["id"] as? String == "takao-tozan/c/高尾鋼索線" && $0["total"] as? Int == 2 })
         #expect(info("--unmatched-lines", "osm").status == 64)
     }
