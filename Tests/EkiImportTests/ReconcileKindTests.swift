@@ -33,8 +33,8 @@ import EkiTestSupport
     @Test(.needsN02AndStationDatabase) func totalsLeaveStaffOnlyOut() throws {
         let store = RealData.open(RealData.combinedDatabase)
         let visited = try VisitedStations(log: try VisitLog.empty(), store: store)
-        let plain = try visited.statistics(store: store, by: .operatorName)
-        let all = try visited.statistics(store: store, by: .operatorName, includeStaffOnly: true)
+        let plain = try visited.statistics(store: store, by: .operatorName, rules: .all)
+        let all = try visited.statistics(store: store, by: .operatorName, includeStaffOnly: true, rules: .all)
         let open = try store.entries.all(includeClosed: false).count
         #expect(all.total.total == open)
         #expect(plain.total.total == open - 6)
