@@ -85,8 +85,10 @@ import EkiTestSupport
         #expect(count("nishitetsu", ["試験場前", "聖マリア病院前"]) == 1)
         #expect(count("nagasaki-tram", ["宝町", "スタジアムシティサウス"]) == 1)
         #expect(count("nagasaki-tram", ["銭座町", "スタジアムシティノース"]) == 1)
-        // ガーラ湯沢: one Shinkansen entry.
-        #expect(es.filter { $0.name == "ガーラ湯沢" }.map(\.serviceClass) == [.shinkansen])
+        // ガーラ湯沢: one conventional entry (上越線's branch, as 降りつぶし.net files it), seasonal.
+        #expect(es.filter { $0.name == "ガーラ湯沢" }.map(\.serviceClass) == [.conventional])
+        #expect(es.filter { $0.name == "ガーラ湯沢" }.map(\.kind) == [.seasonal])
+        #expect(es.filter { $0.name == "ガーラ湯沢" }.map(\.key) == ["jr-east/c/ガーラ湯沢"])
         // The renamed station shows its new name, the old one searchable as a former name.
         let maria = es.first { $0.operatorID == "nishitetsu" && $0.name == "聖マリア病院前" }
         #expect(maria?.formerNames == ["試験場前"])

@@ -17,11 +17,14 @@ import EkiTestSupport
         let csv = try String(contentsOfFile: TestPaths.package("Datasets/station-kinds.csv"), encoding: .utf8)
         let table = try StationKinds(csv: csv, file: "station-kinds.csv")
         #expect(table.entries == StationKinds.builtIn.entries)
-        #expect(table.entries.count == 8)
+        #expect(table.entries.count == 19)
         #expect(table.entries.filter { $0.kind == .staffOnly }.map(\.station) == ["柳橋", "森石", "笹平", "出平", "猫又", "小屋平"])
         #expect(table.entries.filter { $0.kind == .staffOnly }.allSatisfy { $0.operatorID == "kurobe-gorge" })
         #expect(table.entries.filter { $0.kind == .seasonal }.map { "\($0.operatorID) \($0.station)" }
-                == ["jr-hokkaido ラベンダー畑", "jr-kyushu バルーンさが"])
+                == ["jr-hokkaido ラベンダー畑", "jr-kyushu バルーンさが", "jr-hokkaido 原生花園", "jr-hokkaido 細岡",
+                    "jr-east ガーラ湯沢", "jr-east 偕楽園", "jr-east 鹿島サッカースタジアム", "kashima-rinkai 鹿島サッカースタジアム",
+                    "jr-east 猪苗代湖畔", "jr-shikoku 津島ノ宮", "jr-shikoku 田井ノ浜", "hiroden 宮島ボートレース場",
+                    "nishikigawa 清流みはらし"])
         #expect(table.entries.allSatisfy { !$0.source.isEmpty })
         #expect(table.kind(operatorID: "kurobe-gorge", nameKey: TextFold.nameKey("猫又")) == .staffOnly)
         #expect(table.kind(operatorID: "kurobe-gorge", nameKey: TextFold.nameKey("宇奈月")) == nil)

@@ -5,7 +5,8 @@ import Foundation
 struct LineCommand: Command {
     static let summary = "one line's stations in order along it, with visits"
     static let help = """
-    usage: eki line [--db PATH] NAME|ID [--format table|json|geojson] [--include-staff-only] [--visits PATH]
+    usage: eki line [--db PATH] NAME|ID [--format table|json|geojson] [--include-staff-only]
+                    [--rules oritsubushi|all] [--visits PATH]
 
     Lists the entries of one line in order along it (branch by branch), each with its visit
     mark and completion date. NAME is a line id (jr-central/s/東海道新幹線) or any name of it
@@ -18,7 +19,7 @@ struct LineCommand: Command {
                     LineString through them in order per branch (degrees WGS84, [lon, lat])
       --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
                     get on or off) in the totals; left out by default
-    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(CountingOption.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     Examples:
       eki line 東海道新幹線
       eki line 山形新幹線 --format geojson
@@ -30,7 +31,8 @@ struct LineCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "visits"], flags: ["include-staff-only"])
+        args = try Arguments(arguments, valued: ["db", "format", "visits", "rules"], flags: ["include-staff-only"])
+        _ = try CountingOption.rules(args)
         self.console = console
         guard args.positionals.count == 1 else { throw UsageError("expected one line NAME or ID, got \(args.positionals.count) arguments") }
         name = args.positionals[0]
@@ -53,7 +55,8 @@ struct LineCommand: Command {
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
         // Staff-only stops stay listed but leave the totals unless asked for.
-        let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
+        let staffOnly = (args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly))
+            .union(try CountingOption.rules(args).excludedKeys(store: store))
         let line = first.line.without(staffOnly)
         let branched = Set(stops.map(\.branch)).count > 1
         let open = stops.filter { $0.station.isOpen && !staffOnly.contains($0.station.key) }

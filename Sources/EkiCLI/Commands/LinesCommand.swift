@@ -7,7 +7,8 @@ struct LinesCommand: Command {
     static let summary = "lines (路線) with stations visited / total, per operator"
     static let help = """
     usage: eki lines [--db PATH] [--operator X] [--prefecture P] [--class c|s] [--include-closed]
-                     [--include-staff-only] [--format table|json|csv] [--wide] [--visits PATH]
+                     [--include-staff-only] [--rules oritsubushi|all] [--format table|json|csv]
+                     [--wide] [--visits PATH]
 
     Lists the lines of the line table (one operator's line: JR東海 東海道新幹線; see
     docs/lines.md), grouped by operator type (JR, 大手私鉄, 準大手私鉄, その他: Datasets/operator-types.csv)
@@ -21,7 +22,7 @@ struct LinesCommand: Command {
                         get on or off) in the totals; left out by default
       --format F        table (default), json (an array of lines: id, name, operator_id, class,
                         aliases, visited, total) or csv
-    \(TableWidth.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(TableWidth.help)\(CountingOption.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     Examples:
       eki lines --operator JR東海
       eki lines --prefecture 神奈川県 --class c
@@ -33,13 +34,14 @@ struct LinesCommand: Command {
     let serviceClass: ServiceClass?
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "operator", "prefecture", "class", "format", "visits"],
+        args = try Arguments(arguments, valued: ["db", "operator", "prefecture", "class", "format", "visits", "rules"],
                              flags: ["include-closed", "include-staff-only", "wide"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         serviceClass = try Self.serviceClass(args["class"])
         format = try OutputFormat(option: args["format"])
         guard format != .geojson else { throw UsageError("--format must be table, json or csv") }
+        _ = try CountingOption.rules(args)
     }
 
     /// `c`/`conventional` or `s`/`shinkansen`.
@@ -57,7 +59,9 @@ struct LinesCommand: Command {
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
         // Staff-only stops leave the totals unless asked for.
-        let staffOnly = args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly)
+        // Staff-only stops, and the entries the rules leave out (suspended ones by default).
+        let staffOnly = (args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly))
+            .union(try CountingOption.rules(args).excludedKeys(store: store))
         // By operator type, then as the store orders them (operator, class, name).
         let lines = OperatorTypes.grouped(try store.lines.all(operator: args["operator"], prefecture: args["prefecture"],
                                                               serviceClass: serviceClass, includeClosed: args.has("include-closed")))

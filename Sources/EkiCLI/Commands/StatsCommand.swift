@@ -5,7 +5,7 @@ struct StatsCommand: Command {
     static let summary = "completion: visited / total / percent, per operator, line, prefecture or class"
     static let help = """
     usage: eki stats [--by operator|line|prefecture|class] [--format table|json|csv]
-                     [--include-staff-only]
+                     [--include-staff-only] [--rules oritsubushi|all]
 
     Counts the open entries of the station database with a counting visit (see `eki visit
     --help`) against all open entries, in total and per group, most visited first. Closed
@@ -15,7 +15,7 @@ struct StatsCommand: Command {
       --format F    table (default), json or csv
       --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
                     get on or off) in the totals; left out by default
-    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(CountingOption.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
 
     let args: Arguments
@@ -24,7 +24,7 @@ struct StatsCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["by", "format", "db", "visits"], flags: ["include-staff-only"])
+        args = try Arguments(arguments, valued: ["by", "format", "db", "visits", "rules"], flags: ["include-staff-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         if let by = args["by"] {
@@ -37,6 +37,7 @@ struct StatsCommand: Command {
         }
         format = try OutputFormat(option: args["format"])
         guard format != .geojson else { throw UsageError("--format must be table, json or csv") }
+        _ = try CountingOption.rules(args)
     }
 
     func run() throws -> Int32 {
@@ -45,8 +46,9 @@ struct StatsCommand: Command {
         let visited = try VisitedStations(log: log, store: store)
         // By line: the unified lines of the line table when the database has one.
         let staff = args.has("include-staff-only")
-        let stats = grouping == .line && store.lines.exists ? try visited.lineStatistics(store: store, includeStaffOnly: staff)
-            : try visited.statistics(store: store, by: grouping, includeStaffOnly: staff)
+        let rules = try CountingOption.rules(args)
+        let stats = grouping == .line && store.lines.exists ? try visited.lineStatistics(store: store, includeStaffOnly: staff, rules: rules)
+            : try visited.statistics(store: store, by: grouping, includeStaffOnly: staff, rules: rules)
         let name = grouping?.rawValue ?? "group"
         switch format {
         case .json:

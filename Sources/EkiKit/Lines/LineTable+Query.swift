@@ -217,11 +217,12 @@ extension VisitedStations {
     /// entries), grouped as `<operator short name> <line name>` (JR東海 東海道新幹線), most
     /// visited first (then largest, then by name). The total and the closed and orphaned
     /// counts are those of `statistics(store:by:)`; staff-only stops are in no total unless
-    /// `includeStaffOnly`.
+    /// `includeStaffOnly`, nor the entries `rules` leave out.
     /// - Throws: `SQLiteError`.
-    public func lineStatistics(store: StationStore, includeStaffOnly: Bool = false) throws -> VisitStatistics {
-        var all = try statistics(store: store, by: nil, includeStaffOnly: includeStaffOnly)
-        let staffOnly = includeStaffOnly ? [] : try store.entries.keys(of: .staffOnly)
+    public func lineStatistics(store: StationStore, includeStaffOnly: Bool = false,
+                               rules: CountingRules = .default) throws -> VisitStatistics {
+        var all = try statistics(store: store, by: nil, includeStaffOnly: includeStaffOnly, rules: rules)
+        let staffOnly = (includeStaffOnly ? [] : try store.entries.keys(of: .staffOnly)).union(try rules.excludedKeys(store: store))
         all.groups = try store.lines.all().map { $0.without(staffOnly) }.map { l in
             VisitTally(group: "\(l.operatorName) \(l.name)", visited: l.stationKeys.filter(isVisited).count, total: l.total)
         }.sorted {

@@ -92,7 +92,8 @@ public struct EntryCatalog {
     }
 
     /// The entry a key refers to now: the entry with that key, else the entry its alias chain
-    /// (`station_aliases`: keys of entries merged into others) leads to, else nil.
+    /// (`station_aliases`: keys of entries merged into others; then `builtInAliases`) leads to,
+    /// else nil.
     /// - Throws: `SQLiteError`.
     public func resolve(key: String) throws -> Station? {
         var k = key
@@ -102,11 +103,21 @@ public struct EntryCatalog {
             let a = try db.cached("SELECT new_key FROM station_aliases WHERE old_key = ?")
             try a.bind([.text(k)])
             defer { a.reset() }
-            guard try a.step() else { return nil }
-            k = a.text(0)
+            if try a.step() {
+                k = a.text(0)
+            } else if let n = Self.builtInAliases[k] {
+                k = n
+            } else {
+                return nil
+            }
         }
         return nil
     }
+
+    /// Keys a rule change retired, old key → new key, followed after `station_aliases` (so a
+    /// visit recorded before the change, or brought from another database, finds its entry):
+    /// ガーラ湯沢 became a conventional entry (`SourceReconciler.unifyClasses`).
+    public static let builtInAliases: [String: String] = ["jr-east/s/ガーラ湯沢": "jr-east/c/ガーラ湯沢"]
 
     /// The entry holding most of `refs` (source rows), ties to the oldest entry; nil when no
     /// entry holds any of them. Reads all of `station_sources` (clustered by entry, not by

@@ -70,13 +70,14 @@ extension VisitedStations {
     /// Visited / total per group over the open entries of `store` (retired entries leave the
     /// totals but keep their visits, counted in `closedVisited`). Staff-only stops
     /// (`StationKind.staffOnly`: no passenger may get on or off) are in no total unless
-    /// `includeStaffOnly`.
+    /// `includeStaffOnly`; the entries `rules` leave out (suspended stations under
+    /// `oritsubushi`) are in no total.
     /// - Throws: `SQLiteError`.
     public func statistics(store: StationStore, by grouping: VisitGrouping?,
-                           includeStaffOnly: Bool = false) throws -> VisitStatistics {
+                           includeStaffOnly: Bool = false, rules: CountingRules = .default) throws -> VisitStatistics {
         var tallies: [String: VisitTally] = [:]
         var total = VisitTally(group: "total", visited: 0, total: 0)
-        for s in try store.entries.all(includeClosed: false) where includeStaffOnly || s.kind != .staffOnly {
+        for s in try store.entries.all(includeClosed: false) where (includeStaffOnly || s.kind != .staffOnly) && rules.counts(s) {
             let visited = isVisited(s.key) ? 1 : 0
             total.total += 1
             total.visited += visited

@@ -15,8 +15,9 @@ extension MapAPI {
         let filter = try p.filter()
         let body: [UInt8] = try readers.with { ctx in
             try ctx.snapshot(owner: caller.owner) { visits in
-                // As `eki stats`: open entries, staff-only stops left out.
-                let visited = visits.completions.values.filter { $0.station.isOpen && $0.station.kind != .staffOnly }.count
+                // As `eki stats`: open entries, staff-only stops and suspended stations left out.
+                let left = try ctx.staffOnly()
+                let visited = visits.completions.values.filter { $0.station.isOpen && !left.contains($0.station.key) }.count
                 var out: [UInt8] = []
                 JSONBytes.append("{\"visited\":\(visited),\"total\":\(try ctx.openTotal()),\"types\":[", to: &out)
                 var type: String?, op: String?

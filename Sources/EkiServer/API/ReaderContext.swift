@@ -127,15 +127,17 @@ final class ReaderContext {
 }
 
 extension ReaderContext {
-    /// The keys of the staff-only stops (left out of totals), for this version of the file.
+    /// The keys left out of totals, for this version of the file: the staff-only stops and the
+    /// entries the counting rules leave out (`CountingRules.default`: suspended stations).
     func staffOnly() throws -> Set<String> {
         if let s = cachedStaffOnly { return s }
-        let s = try store.entries.keys(of: .staffOnly)
+        let s = try store.entries.keys(of: .staffOnly).union(try CountingRules.default.excludedKeys(store: store))
         cachedStaffOnly = s
         return s
     }
 
-    /// The open entries that count (staff-only stops left out: the total of `eki stats`), for
+    /// The open entries that count (staff-only stops and suspended stations left out: the total
+    /// of `eki stats`), for
     /// this version of the file.
     func openTotal() throws -> Int {
         if let n = cachedOpenTotal { return n }

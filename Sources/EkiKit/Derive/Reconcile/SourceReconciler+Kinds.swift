@@ -15,3 +15,21 @@ extension SourceReconciler {
         }
     }
 }
+
+/// The status rule of `SourceReconciler`: rows of stops a source still lists as open though
+/// they are closed (`StationStatuses`).
+extension SourceReconciler {
+    /// Rule 7b: a row whose operator (after the operator rules) and name (`TextFold.nameKey`)
+    /// are listed in `statuses` as `abolished` or `brt` is closed. Run after `unifyNames`.
+    func applyStatuses(_ ctx: inout Context) {
+        let closures = statuses.entries.filter { $0.status.isClosure }
+        guard !closures.isEmpty else { return }
+        let names = Set(closures.map { TextFold.nameKey($0.station) })
+        for i in ctx.rows.indices where !ctx.rows[i].isClosed {
+            let key = ctx.nameKey(i)
+            guard names.contains(key), let op = operatorID(ctx.rows[i]),
+                  let e = statuses.entry(operatorID: op, nameKey: key), e.status.isClosure else { continue }
+            ctx.rows[i].isClosed = true
+        }
+    }
+}

@@ -29,7 +29,8 @@ import Foundation
 ///    `applySpellings` — rows listed in `StationNames` show the operator's spelling (市ケ谷 of
 ///    JR東日本 where station_database gives `市ケ谷(市ヶ谷)`).
 /// 7. `applyKinds` — rows listed in `StationKinds` (staff-only stops, seasonal 臨時駅) take
-///    their kind.
+///    their kind. `applyStatuses` — rows listed in `StationStatuses` as abolished or
+///    converted to BRT are closed (スカイレール, 日田彦山線 添田–夜明, 室堂).
 /// 8. `chooseReadings` — each row shows its own reading: the operator's from `StationReadings`
 ///    (京福 西院 さい), else the alternative paired with the name it shows (阪急 神戸三宮:
 ///    こうべさんのみや); the other readings become the row's aliases (searchable).
@@ -64,13 +65,15 @@ public struct SourceReconciler: Sendable {
     public var sourcePriority: SourcePriority
     /// Curated kinds of stop (`StationKinds`; default the built-in table).
     public var kinds: StationKinds
+    /// Curated statuses of stops (`StationStatuses`; default the built-in table).
+    public var statuses: StationStatuses
     /// Curated readings by operator (`StationReadings`; default the built-in table).
     public var readings: StationReadings
     /// Curated spellings by operator (`StationNames`; default the built-in table).
     public var names: StationNames
 
     public init(operators: OperatorTable = .builtIn, sections: OperatorSections = .builtIn,
-                kinds: StationKinds = .builtIn, readings: StationReadings = .builtIn,
+                kinds: StationKinds = .builtIn, statuses: StationStatuses = .builtIn, readings: StationReadings = .builtIn,
                 names: StationNames = .builtIn,
                 perStationDatasets: Set<String> = ["n02"],
                 perLineDatasets: Set<String> = ["station-database", "ekidata"],
@@ -80,6 +83,7 @@ public struct SourceReconciler: Sendable {
                 sourcePriority: SourcePriority = .default) {
         self.variantDistance = variantDistance
         self.kinds = kinds
+        self.statuses = statuses
         self.readings = readings
         self.names = names
         self.olderDatasets = olderDatasets
@@ -167,6 +171,7 @@ public struct SourceReconciler: Sendable {
             unifyNames(&ctx, &report)
             applySpellings(&ctx, &report)
             applyKinds(&ctx)
+            applyStatuses(&ctx)
             chooseReadings(&ctx, &report)
             return ctx.rows
         }()

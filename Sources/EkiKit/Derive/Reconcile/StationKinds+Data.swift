@@ -13,6 +13,17 @@ kurobe-gorge,猫又,staff-only,"Yahoo!ニュース エキスパート (news.yaho
 kurobe-gorge,小屋平,staff-only,"Yahoo!ニュース エキスパート (news.yahoo.co.jp/expert/articles/5ddd40f040bdb5c41b94520930e57575f09c9808) and 乗りものニュース (trafficnews.jp/post/568688/2): of 黒部峡谷鉄道's 10 stations only 宇奈月, 黒薙, 鐘釣 and 欅平 are open to passengers; 柳橋, 森石, 笹平, 出平, 猫又 and 小屋平 are for power-station and works staff only. The operator's own page (kurotetu.co.jp) was not read"
 jr-hokkaido,ラベンダー畑,seasonal,"Pages read: railnoote.net/entry/36886628 and asagei.biz/excerpt/29758: ラベンダー畑 (富良野線, nearest to ファーム富田) is a 臨時駅 opened each summer (June–September) and taken down after the season, served by the 富良野・美瑛ノロッコ trains. JR北海道's own timetable or press release was not read"
 jr-kyushu,バルーンさが,seasonal,Pages read: toyokeizai.net/articles/-/869742 and tabirai.net/s/sightseeing/news/0003788.aspx: バルーンさが (長崎本線 鍋島–久保田) is a JR九州 臨時駅 open only during the 佐賀インターナショナルバルーンフェスタ (about five days around the start of November). JR九州's own press release was not read
+jr-hokkaido,原生花園,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 原生花園駅(釧網本線) 冬季休止. JR北海道's own timetable was not read"
+jr-hokkaido,細岡,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 細岡駅(釧網本線) 冬季休止. JR北海道's own timetable was not read"
+jr-east,ガーラ湯沢,seasonal,"トレたび (toretabi.jp/facilities/vol13/01.html): ガーラ湯沢駅 is a 冬季限定の臨時駅, the gateway of ガーラ湯沢スキー場; ekimeguri.blog.jp/galayuzawa.html: スノーシーズンのみ営業の臨時駅; hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): ガーラ湯沢駅 冬季営業(スキー場); yorozutabi.com/jrst_by_id/L83S0990.html: legally a station of 上越線's branch. JR東日本's own page was not read"
+jr-east,偕楽園,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 偕楽園駅(常磐線) 梅まつり開催期に営業; toru-poppo.blog.jp/archives/13117061 (via rd.tetsudo.com): trains stop only on a few days of the 梅まつり (5 days in its year). JR東日本's own page was not read"
+jr-east,鹿島サッカースタジアム,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 鹿島サッカースタジアム駅(鹿島線・大洗鹿島線) 信号場・貨物駅, サッカーの試合開催日に営業; tabi-mag.jp/ib0249/: passengers only on match days at カシマサッカースタジアム. JR東日本's own page was not read"
+kashima-rinkai,鹿島サッカースタジアム,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 鹿島サッカースタジアム駅(鹿島線・大洗鹿島線) サッカーの試合開催日に営業; tabi-mag.jp/ib0249/: passengers only on match days, served by 大洗鹿島線 trains. 鹿島臨海鉄道's own page was not read"
+jr-east,猪苗代湖畔,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 猪苗代湖畔駅(磐越西線) 夏季営業(湖水浴シーズン/休止中); its suspension is in station-status.csv. JR東日本's own page was not read"
+jr-shikoku,津島ノ宮,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 津島ノ宮駅(予讃線) 津嶋神社祭礼日のみ開設; toru-poppo.blog.jp/archives/13117061 (via rd.tetsudo.com): local trains stop only on 8月4日 and 5日, the two days of the 津島の宮 festival. JR四国's own page was not read"
+jr-shikoku,田井ノ浜,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 田井ノ浜駅(牟岐線) 夏季営業(海水浴シーズン). JR四国's own page was not read"
+hiroden,宮島ボートレース場,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 宮島ボートレース場駅(宮島線) 宮島競艇場レース開催日に合わせて営業. 広島電鉄's own page was not read"
+nishikigawa,清流みはらし,seasonal,"hatosan.com/utc/rinzieki.html (臨時駅一覧, 現行の臨時駅): 清流みはらし駅(錦川清流線) イベント列車のみ停車. 錦川鉄道's own page was not read"
 
 """#
     }

@@ -1,0 +1,98 @@
+/// Curated statuses of stops with their dates (`StationStatus`): `Datasets/station-status.csv`,
+/// compiled in (`Scripts/gen-station-tables.py`). For closures a source does not yet know
+/// (N02-23 lists スカイレール and 立山トンネルトロリーバス as open; station_database has no
+/// 室堂) and conversions to BRT (日田彦山線 添田–夜明), each row citing the pages read.
+///
+/// Header `operator,station,status,since,source`: the operator id (`OperatorTable`), the
+/// station name as a source writes it (matched by `TextFold.nameKey`), the status (`abolished`,
+/// `brt`, `suspended`), the first day in that status (`YYYY-MM-DD`, or `YYYY-MM` when only the
+/// month is known) and the source.
+public struct StationStatuses: Sendable {
+    public struct Entry: Sendable, Equatable {
+        /// Operator id (`OperatorTable`).
+        public var operatorID: String
+        /// Station name as written in the table.
+        public var station: String
+        public var status: StationStatus
+        /// First day in `status`: `YYYY-MM-DD` or `YYYY-MM`.
+        public var since: String
+        /// Where the fact comes from.
+        public var source: String
+    }
+
+    public var entries: [Entry]
+    let byKey: [String: Entry]
+
+    public init(entries: [Entry]) {
+        self.entries = entries
+        var m: [String: Entry] = [:]
+        for e in entries { m[CuratedStationTable<StationStatus>.key(e.operatorID, TextFold.nameKey(e.station))] = e }
+        byKey = m
+    }
+
+    /// No curated rows: every station keeps what its sources say.
+    public static var none: Self { Self(entries: []) }
+
+    /// The table shipped with the library.
+    public static var builtIn: StationStatuses { builtInStationStatuses }
+
+    /// Reads the table (`file` names it in errors).
+    /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record:
+    ///   a wrong header, a record without five fields, an operator id `operators` does not
+    ///   know, an empty station, a status other than `abolished`, `brt` or `suspended`, a date
+    ///   not `YYYY-MM-DD` or `YYYY-MM`, a station listed twice, no source.
+    public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
+        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
+        var out: [Entry] = []
+        var seen = Set<String>()
+        var header = true
+        let columns = ["operator", "station", "status", "since", "source"]
+        do {
+            while let r = try reader.nextRecord() {
+                if r == [""] { continue }
+                if header {
+                    guard r == columns else {
+                        throw OperatorTableError(file: file, line: reader.line, message: "header must be " + columns.joined(separator: ","))
+                    }
+                    header = false
+                    continue
+                }
+                func fail(_ field: String, _ why: String) -> OperatorTableError {
+                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
+                }
+                guard r.count == 5 else { throw fail("*", "\(r.count) fields, expected 5") }
+                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
+                guard !r[1].isEmpty else { throw fail("station", "empty") }
+                guard let status = StationStatus(rawValue: r[2]), status != .open else {
+                    throw fail("status", "\(r[2]) is not abolished, brt or suspended")
+                }
+                guard Self.isDate(r[3]) else { throw fail("since", "\(r[3]) is not YYYY-MM-DD or YYYY-MM") }
+                guard !r[4].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
+                let key = CuratedStationTable<StationStatus>.key(r[0], TextFold.nameKey(r[1]))
+                guard seen.insert(key).inserted else { throw fail("station", "\(r[0]) \(r[1]) is listed twice") }
+                out.append(Entry(operatorID: r[0], station: r[1], status: status, since: r[3], source: r[4]))
+            }
+        } catch let e as CSVError {
+            throw OperatorTableError(file: file, line: e.line, message: e.message)
+        }
+        self.init(entries: out)
+    }
+
+    /// The entry of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
+    public func entry(operatorID: String, nameKey: String) -> Entry? {
+        byKey[CuratedStationTable<StationStatus>.key(operatorID, nameKey)]
+    }
+
+    /// `YYYY-MM-DD` or `YYYY-MM` (digits, month 01–12, day 01–31).
+    static func isDate(_ s: String) -> Bool {
+        let parts = s.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts[0].count == 4,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+              let m = Int(parts[1]), parts[1].count == 2, (1...12).contains(m) else { return false }
+        if parts.count == 3 { guard parts[2].count == 2, let d = Int(parts[2]), (1...31).contains(d) else { return false } }
+        return true
+    }
+}
+
+/// The compiled-in table; the generator checked its text, so a failure here is a build defect.
+private let builtInStationStatuses = try! StationStatuses(csv: StationStatuses.builtInCSV, file: "Datasets/station-status.csv")
