@@ -184,6 +184,11 @@ import EkiTestSupport
 
             """)
         #expect(!FileManager.default.fileExists(atPath: visits))
+        let dry = eki("visit", "import", file, "--dry-run", "--db", sample, "--visits", visits)
+        #expect(dry.status == 0)
+        #expect(dry.out.hasSuffix("  line 4: '幻ヶ原': no entry matches\nwould be refused (--keep-orphans keeps such visits as orphans)\n"
+                                  + "\(file): 3 visits; dry run: nothing written\n"), "\(dry.out)")
+        #expect(!FileManager.default.fileExists(atPath: visits))
         let kept = eki("visit", "import", file, "--keep-orphans", "--db", sample, "--visits", visits)
         #expect(kept.status == 0, "\(kept.err)")
         #expect(kept.out == """

@@ -98,11 +98,11 @@ import EkiTestSupport
         // ブルーライン's 3号線) make no line, and 留萌本線 is closed.
         #expect(sd.count == 553)
         let n02 = try RealData.open(RealData.n02Database).lines.all()
-        #expect(n02.count == 593)
+        #expect(n02.count == 591)
         let both = try RealData.open(RealData.combinedDatabase).lines.all()
-        #expect(both.count == 600)
+        #expect(both.count == 598)
         #expect(n02.contains { $0.id == "jr-hokkaido/c/海峡線" } && !both.contains { $0.id == "jr-hokkaido/c/海峡線" })
-        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 42)
+        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 41)
         #expect(both.filter { !$0.sources.contains { $0.hasPrefix("n02:") } }.count == 10)
         #expect(sd.filter(\.isLoop).map(\.id) == ["hiroden/c/広電l系統", "iyotetsu/c/1系統", "iyotetsu/c/2系統", "jr-east/c/山手線",
                                                   "jr-west/c/大阪環状線", "nagoya-city/c/名城線", "sapporo-kosha/c/札幌市電山鼻線"])

@@ -24,7 +24,8 @@ extension VisitCommand {
                    Nothing is imported while any completion is ambiguous or unmatched, unless
                    --keep-orphans (those are then kept as orphaned visits keyed
                    oritsubushi/S_ID/NAME).
-            --dry-run  prints the report and writes nothing.
+            --dry-run  prints the report (what would be imported, refused or kept) and
+                   writes nothing; exit 0 when the file reads.
     """
 
     func importFile() throws -> Int32 {
@@ -58,11 +59,15 @@ extension VisitCommand {
                 let n = check.unresolved.count
                 var out = "\(file): \(n) of \(rows.count) \(rows.count == 1 ? "visit names" : "visits name") no entry of \(dbPath):\n"
                 for line in check.unresolvedLines { out += "  \(line)\n" }
-                if !keepOrphans {
+                if args.has("dry-run") {
+                    notes += out + (keepOrphans ? "would be kept as orphaned visits (--keep-orphans)\n"
+                                    : "would be refused (--keep-orphans keeps such visits as orphans)\n")
+                } else if !keepOrphans {
                     console.err("eki visit: " + out + "nothing imported (--keep-orphans keeps such visits as orphans)\n")
                     return 1
+                } else {
+                    notes += out + "kept as orphaned visits (--keep-orphans)\n"
                 }
-                notes += out + "kept as orphaned visits (--keep-orphans)\n"
             }
         }
         if args.has("dry-run") {
