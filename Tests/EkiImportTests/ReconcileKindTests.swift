@@ -53,6 +53,6 @@ import EkiTestSupport
         let neko = try #require(try store.entries.all().first { $0.operatorID == "kurobe-gorge" && $0.name == "猫又" })
         var out: [UInt8] = []
         StationFeatureJSON.appendFeature(neko, to: &out)
-        #expect(String(decoding: out, as: UTF8.self).contains(#""open":true,"kind":"staff-only","sources":["n02:"#))
+        #expect(String(decoding: out, as: UTF8.self).contains(#""open":true,"kind":"staff-only","status":"open","status_since":null,"sources":["n02:"#))
     }
 }

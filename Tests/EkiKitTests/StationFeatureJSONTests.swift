@@ -43,7 +43,7 @@ import Testing
         StationFeatureJSON.appendFeature(Self.station, distance: 12.34, extra: [("visited", .bool(false)), ("completed", .null)],
                                          to: &out)
         let text = String(decoding: out, as: UTF8.self)
-        #expect(text.hasPrefix(#"{"type":"Feature","id":"jr-east/c/東京","geometry":{"type":"Point","coordinates":[139.767125,35.681236]},"properties":{"key":"jr-east/c/東京","name":"東京 \"中央\"\\\n","reading":"トウキョウ","latin_name":null,"operator":"JR東日本","operator_id":"jr-east","class":"conventional","lines":["山手線","中央線"],"prefecture":"東京都","open":true,"kind":"regular","sources":["n02:003700"],"distance_m":12.3,"visited":false,"completed":null}}"#))
+        #expect(text.hasPrefix(#"{"type":"Feature","id":"jr-east/c/東京","geometry":{"type":"Point","coordinates":[139.767125,35.681236]},"properties":{"key":"jr-east/c/東京","name":"東京 \"中央\"\\\n","reading":"トウキョウ","latin_name":null,"operator":"JR東日本","operator_id":"jr-east","class":"conventional","lines":["山手線","中央線"],"prefecture":"東京都","open":true,"kind":"regular","status":"open","status_since":null,"sources":["n02:003700"],"distance_m":12.3,"visited":false,"completed":null}}"#))
         #expect(!text.contains(" \""))
     }
 

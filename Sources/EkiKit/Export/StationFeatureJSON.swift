@@ -6,7 +6,9 @@
 /// - `key` (string), `name` (string), `reading` (katakana or null), `latin_name` (or null),
 ///   `operator` (name or null), `operator_id` (string), `class` (`shinkansen`|`conventional`),
 ///   `lines` (array of strings), `prefecture` (or null), `open` (bool), `kind` (`regular`|
-///   `seasonal`|`staff-only`, `StationKind`), `sources` (array of `dataset:id` strings);
+///   `seasonal`|`staff-only`, `StationKind`), `status` (`open`|`suspended`|`abolished`|`brt`,
+///   `StationStatus`), `status_since` (`YYYY-MM-DD`, `YYYY-MM` or null), `sources` (array of
+///   `dataset:id` strings);
 /// - then `distance_m` (geodesic distance in metres, one decimal) when a distance is known;
 /// - then the caller's extra members (`matched_field`, `match`, `visited`, `completed`, …).
 ///
@@ -130,6 +132,8 @@ package enum StationFeatureJSON {
         name("prefecture", indent, &o); JSONBytes.appendOptional(s.prefecture, to: &o)
         name("open", indent, &o); JSONBytes.append(s.isOpen ? "true" : "false", to: &o)
         name("kind", indent, &o); JSONBytes.appendQuoted(s.kind.rawValue, to: &o)
+        name("status", indent, &o); JSONBytes.appendQuoted(s.status.rawValue, to: &o)
+        name("status_since", indent, &o); JSONBytes.appendOptional(s.statusSince, to: &o)
         name("sources", indent, &o); JSONBytes.appendStrings(s.sources.map(\.description), to: &o)
     }
 

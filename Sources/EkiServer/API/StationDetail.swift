@@ -95,6 +95,10 @@ public struct StationDetail: Sendable {
         ]
         if !s.formerNames.isEmpty { lines.insert(("former names", s.formerNames.joined(separator: ", ")), at: 1) }
         if s.kind != .regular { lines.insert(("kind", s.kind.rawValue), at: 1) }
+        // A suspended entry, or a closure the status table dates (a plain closure says so in its name).
+        if s.status != .open && (s.status != .abolished || s.statusSince != nil) {
+            lines.insert(("status", s.status.rawValue + (s.statusSince.map { " since \($0)" } ?? "")), at: 1)
+        }
         var out = lines.map { "\($0.0.padding(toLength: 11, withPad: " ", startingAt: 0)) \($0.1)" }.joined(separator: "\n") + "\n"
         out += "visits (\(visits.count))\(visits.isEmpty ? "" : ":")\n"
         for v in visits {
