@@ -20,4 +20,22 @@ import EkiTestSupport
         #expect(json.contains(#""line_stats":[{"id":"jr-kyushu/c/肥薩線","name":"肥薩線","operator":"JR九州","visited":0,"total":11}]"#))
         #expect(show("jr-east/c/東京", "--format", "json").out.contains(#""status":"open","status_since":null,"#))
     }
+
+    /// The log's counting-rules setting is what stats, lines and share count by without
+    /// --rules; --rules overrides it. A visit to suspended 人吉 counts only under `all`.
+    @Test(.needsN02AndStationDatabase) func countingRulesSettingDecidesTheTotals() throws {
+        let db = RealData.combinedDatabase, visits = dir.appendingPathComponent("rules.sqlite").path
+        func run(_ args: String...) -> EkiRun { eki(args + ["--db", db, "--visits", visits]) }
+        #expect(run("visit", "add", "jr-kyushu/c/人吉", "--date", "2019-05-05").status == 0)
+        #expect(run("visit", "config").out == "transfer-counts yes\ncounting-rules oritsubushi\n")
+        #expect(run("stats", "--format", "csv").out.hasSuffix("total,0,9530,0.00\r\n"))
+        #expect(run("visit", "config", "counting-rules", "all").out == "counting-rules all\n")
+        #expect(run("stats", "--format", "csv").out.hasSuffix("total,1,9565,0.01\r\n"))
+        #expect(run("stats", "--format", "csv", "--rules", "oritsubushi").out.hasSuffix("total,0,9530,0.00\r\n"))
+        #expect(run("visit", "share").out.hasSuffix("降りつぶし：1 / 9,565 駅（0.01 %）\n"))
+        #expect(run("visit", "share", "--rules", "oritsubushi").out.hasSuffix("降りつぶし：0 / 9,530 駅（0.00 %）\n"))
+        let bad = run("visit", "config", "counting-rules", "some")
+        #expect(bad.status == 64)
+        #expect(bad.err == "eki visit: visit config counting-rules: give oritsubushi or all, got 'some'\n")
+    }
 }

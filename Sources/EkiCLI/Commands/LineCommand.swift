@@ -56,7 +56,7 @@ struct LineCommand: Command {
         let visits = try VisitedStations(log: log, store: store)
         // Staff-only stops stay listed but leave the totals unless asked for.
         let staffOnly = (args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly))
-            .union(try CountingOption.rules(args).excludedKeys(store: store))
+            .union(try CountingOption.rules(args, log: log).excludedKeys(store: store))
         let line = first.line.without(staffOnly)
         let branched = Set(stops.map(\.branch)).count > 1
         let open = stops.filter { $0.station.isOpen && !staffOnly.contains($0.station.key) }

@@ -58,10 +58,9 @@ struct LinesCommand: Command {
         let store = try StationStore(path: DatabaseOption.path(args, console), readOnly: true)
         let log = try VisitOptions.openForReading(VisitOptions.path(args, console), console: console, note: false)
         let visits = try VisitedStations(log: log, store: store)
-        // Staff-only stops leave the totals unless asked for.
-        // Staff-only stops, and the entries the rules leave out (suspended ones by default).
+        // Staff-only stops (unless asked for), and the entries the rules leave out (suspended ones by default).
         let staffOnly = (args.has("include-staff-only") ? [] : try store.entries.keys(of: .staffOnly))
-            .union(try CountingOption.rules(args).excludedKeys(store: store))
+            .union(try CountingOption.rules(args, log: log).excludedKeys(store: store))
         // By operator type, then as the store orders them (operator, class, name).
         let lines = OperatorTypes.grouped(try store.lines.all(operator: args["operator"], prefecture: args["prefecture"],
                                                               serviceClass: serviceClass, includeClosed: args.has("include-closed")))

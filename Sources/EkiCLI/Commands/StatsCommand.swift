@@ -46,7 +46,7 @@ struct StatsCommand: Command {
         let visited = try VisitedStations(log: log, store: store)
         // By line: the unified lines of the line table when the database has one.
         let staff = args.has("include-staff-only")
-        let rules = try CountingOption.rules(args)
+        let rules = try CountingOption.rules(args, log: log)
         let stats = grouping == .line && store.lines.exists ? try visited.lineStatistics(store: store, includeStaffOnly: staff, rules: rules)
             : try visited.statistics(store: store, by: grouping, includeStaffOnly: staff, rules: rules)
         let name = grouping?.rawValue ?? "group"

@@ -14,8 +14,8 @@ struct VisitCommand: Command {
            eki visit export [--format csv|json]
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932] [--keep-orphans] [--dry-run]
            eki visit import --from oritsubushi FILE [--keep-orphans] [--dry-run]
-           eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en]
-           eki visit config [transfer-counts [yes|no]]
+           eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en] [--rules oritsubushi|all]
+           eki visit config [transfer-counts [yes|no] | counting-rules [oritsubushi|all]]
            eki visit sync URL --token-file F [--cacert PEM]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
@@ -46,7 +46,9 @@ struct VisitCommand: Command {
                Japanese, or English with --lang en. --png FILE draws the same summary as a
                picture for phones (780 px wide) with a map of the period's stations, and
                prints the file and its size instead.
-      config   shows or sets the log's settings (transfer-counts, default yes).
+      config   shows or sets the log's settings: transfer-counts (default yes) and
+               counting-rules (oritsubushi, the default: suspended stations do not count in
+               n/m; or all), the rules stats, lines, line and share use without --rules.
       sync     merges the log with your account on an `eki serve --accounts` server at URL
                (http(s)://HOST:PORT): sends what changed here since the last sync, merges
                what changed there (the same rules as the phone's page: the last edit wins,
@@ -73,7 +75,7 @@ struct VisitCommand: Command {
         let valued: Set<String> = switch sub {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list": ["since", "until", "by"]
-        case "share": ["since", "until", "png", "lang"]
+        case "share": ["since", "until", "png", "lang", "rules"]
         case "export": ["format"]
         case "import": ["format", "encoding", "from"]
         case "sync": ["token-file", "cacert"]
@@ -261,7 +263,8 @@ struct VisitCommand: Command {
     func share() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
-        let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args))
+        let rules = args["rules"] == nil ? nil : try CountingOption.rules(args)
+        let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args), rules: rules)
         if let png = args["png"] {
             return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, console: console)
         }
@@ -271,8 +274,11 @@ struct VisitCommand: Command {
 
     func config() throws -> Int32 {
         let p = args.positionals
-        if let name = p.first, name != "transfer-counts" { throw UsageError("visit config: unknown setting '\(name)' (transfer-counts)") }
-        if p.count == 2 {
+        let settings = ["transfer-counts", "counting-rules"]
+        if let name = p.first, !settings.contains(name) {
+            throw UsageError("visit config: unknown setting '\(name)' (\(settings.joined(separator: ", ")))")
+        }
+        if p.count == 2, p[0] == "transfer-counts" {
             let value: Bool
             switch p[1].lowercased() {
             case "yes", "true", "on", "1": value = true
@@ -280,9 +286,18 @@ struct VisitCommand: Command {
             default: throw UsageError("visit config transfer-counts: give yes or no, got '\(p[1])'")
             }
             try VisitLog(path: visitsPath).setCounting(VisitCounting(transferCounts: value))
+        } else if p.count == 2 {
+            guard let rules = CountingRules(rawValue: p[1].lowercased()) else {
+                throw UsageError("visit config counting-rules: give oritsubushi or all, got '\(p[1])'")
+            }
+            try VisitLog(path: visitsPath).setCountingRules(rules)
         }
-        let counting = try VisitOptions.openForReading(visitsPath, console: console, note: false).counting()
-        console.out("transfer-counts \(counting.transferCounts ? "yes" : "no")\n")
+        let log = try VisitOptions.openForReading(visitsPath, console: console, note: false)
+        let shown = p.first.map { [$0] } ?? settings
+        var out = ""
+        if shown.contains("transfer-counts") { out += "transfer-counts \(try log.counting().transferCounts ? "yes" : "no")\n" }
+        if shown.contains("counting-rules") { out += "counting-rules \(try log.countingRules().rawValue)\n" }
+        console.out(out)
         return 0
     }
 

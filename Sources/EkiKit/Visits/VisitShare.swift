@@ -73,10 +73,11 @@ public enum VisitShare {
     }
 
     /// The summary of the visits of `log` in `range` (see `VisitDateRange`), names and totals
-    /// from `store`, in `language`.
+    /// from `store`, in `language`; the completion figure counts under `rules` (the log's
+    /// setting when nil).
     /// - Throws: `SQLiteError`.
     public static func summary(log: VisitLog, store: StationStore, range: VisitDateRange = VisitDateRange(),
-                               language: Language = .ja) throws -> Summary {
+                               language: Language = .ja, rules: CountingRules? = nil) throws -> Summary {
         let words = language.phrases
         let all = try log.visits()
         let counting = try log.counting()
@@ -129,7 +130,8 @@ public enum VisitShare {
         }
 
         let newStations = shown.filter { completing.contains($0.id) }.count
-        let total = try VisitedStations(log: log, store: store).statistics(store: store, by: nil).total
+        let total = try VisitedStations(log: log, store: store)
+            .statistics(store: store, by: nil, rules: rules ?? log.countingRules()).total
         lines.append(Line(kind: .blank, text: ""))
         lines.append(Line(kind: .figures, text: words.newStations(newStations)))
         lines.append(Line(kind: .figures, text: words.completion(total)))

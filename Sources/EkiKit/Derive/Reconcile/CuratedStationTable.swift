@@ -38,33 +38,11 @@ public struct CuratedStationTable<Value: Sendable & Equatable>: Sendable {
     init(csv: String, file: String, valueColumn: String, operators: OperatorTable,
          parse: (String) -> Value?, invalid: (String) -> String,
          check: (_ station: String, _ value: Value) -> String? = { _, _ in nil }) throws {
-        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
         var out: [Entry] = []
-        var header = true
-        let columns = ["operator", "station", valueColumn, "source"]
-        do {
-            while let r = try reader.nextRecord() {
-                if r == [""] { continue }
-                if header {
-                    guard r == columns else {
-                        throw OperatorTableError(file: file, line: reader.line, message: "header must be " + columns.joined(separator: ","))
-                    }
-                    header = false
-                    continue
-                }
-                func fail(_ field: String, _ why: String) -> OperatorTableError {
-                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
-                }
-                guard r.count == 4 else { throw fail("*", "\(r.count) fields, expected 4") }
-                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
-                guard !r[1].isEmpty else { throw fail("station", "empty") }
-                guard let value = parse(r[2]) else { throw fail(valueColumn, invalid(r[2])) }
-                if let why = check(r[1], value) { throw fail(valueColumn, why) }
-                guard !r[3].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
-                out.append(Entry(operatorID: r[0], station: r[1], value: value, source: r[3]))
-            }
-        } catch let e as CSVError {
-            throw OperatorTableError(file: file, line: e.line, message: e.message)
+        try CuratedCSV.records(csv, file: file, valueColumns: [valueColumn], operators: operators) { r, fail in
+            guard let value = parse(r[2]) else { throw fail(valueColumn, invalid(r[2])) }
+            if let why = check(r[1], value) { throw fail(valueColumn, why) }
+            out.append(Entry(operatorID: r[0], station: r[1], value: value, source: r[3]))
         }
         self.init(entries: out)
     }
@@ -76,4 +54,40 @@ public struct CuratedStationTable<Value: Sendable & Equatable>: Sendable {
 
     /// The look-up key of a station of an operator: operator id and `TextFold.nameKey`.
     static func key(_ operatorID: String, _ nameKey: String) -> String { operatorID + "\u{1F}" + nameKey }
+}
+
+/// The records of a curated per-station CSV (`operator,station,<value columns…>,source`), checked
+/// for what every such table needs: the header, the field count, a known operator id, a station
+/// name, a cited source. Blank lines are skipped.
+enum CuratedCSV {
+    /// Calls `each` with the fields of every record, in order, and a maker of errors naming
+    /// `file`, the record's line and a field.
+    /// - Throws: `OperatorTableError` for the first bad record, or what `each` throws.
+    static func records(_ csv: String, file: String, valueColumns: [String], operators: OperatorTable,
+                        _ each: (_ fields: [String], _ fail: (String, String) -> OperatorTableError) throws -> Void) throws {
+        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
+        var header = true
+        let columns = ["operator", "station"] + valueColumns + ["source"]
+        do {
+            while let r = try reader.nextRecord() {
+                if r == [""] { continue }
+                if header {
+                    guard r == columns else {
+                        throw OperatorTableError(file: file, line: reader.line, message: "header must be " + columns.joined(separator: ","))
+                    }
+                    header = false
+                    continue
+                }
+                let line = reader.line
+                let fail = { (field: String, why: String) in OperatorTableError(file: file, line: line, message: "field \(field): \(why)") }
+                guard r.count == columns.count else { throw fail("*", "\(r.count) fields, expected \(columns.count)") }
+                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
+                guard !r[1].isEmpty else { throw fail("station", "empty") }
+                guard !r[columns.count - 1].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
+                try each(r, fail)
+            }
+        } catch let e as CSVError {
+            throw OperatorTableError(file: file, line: e.line, message: e.message)
+        }
+    }
 }

@@ -42,38 +42,16 @@ public struct StationStatuses: Sendable {
     ///   know, an empty station, a status other than `abolished`, `brt` or `suspended`, a date
     ///   not `YYYY-MM-DD` or `YYYY-MM`, a station listed twice, no source.
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
-        var reader = CSVReader(bytes: Array(csv.utf8), file: file)
         var out: [Entry] = []
         var seen = Set<String>()
-        var header = true
-        let columns = ["operator", "station", "status", "since", "source"]
-        do {
-            while let r = try reader.nextRecord() {
-                if r == [""] { continue }
-                if header {
-                    guard r == columns else {
-                        throw OperatorTableError(file: file, line: reader.line, message: "header must be " + columns.joined(separator: ","))
-                    }
-                    header = false
-                    continue
-                }
-                func fail(_ field: String, _ why: String) -> OperatorTableError {
-                    OperatorTableError(file: file, line: reader.line, message: "field \(field): \(why)")
-                }
-                guard r.count == 5 else { throw fail("*", "\(r.count) fields, expected 5") }
-                guard operators[id: r[0]] != nil else { throw fail("operator", "\(r[0]) is not an operator id") }
-                guard !r[1].isEmpty else { throw fail("station", "empty") }
-                guard let status = StationStatus(rawValue: r[2]), status != .open else {
-                    throw fail("status", "\(r[2]) is not abolished, brt or suspended")
-                }
-                guard Self.isDate(r[3]) else { throw fail("since", "\(r[3]) is not YYYY-MM-DD or YYYY-MM") }
-                guard !r[4].allSatisfy({ $0 == " " }) else { throw fail("source", "every row cites its source") }
-                let key = CuratedStationTable<StationStatus>.key(r[0], TextFold.nameKey(r[1]))
-                guard seen.insert(key).inserted else { throw fail("station", "\(r[0]) \(r[1]) is listed twice") }
-                out.append(Entry(operatorID: r[0], station: r[1], status: status, since: r[3], source: r[4]))
+        try CuratedCSV.records(csv, file: file, valueColumns: ["status", "since"], operators: operators) { r, fail in
+            guard let status = StationStatus(rawValue: r[2]), status != .open else {
+                throw fail("status", "\(r[2]) is not abolished, brt or suspended")
             }
-        } catch let e as CSVError {
-            throw OperatorTableError(file: file, line: e.line, message: e.message)
+            guard Self.isDate(r[3]) else { throw fail("since", "\(r[3]) is not YYYY-MM-DD or YYYY-MM") }
+            let key = CuratedStationTable<StationStatus>.key(r[0], TextFold.nameKey(r[1]))
+            guard seen.insert(key).inserted else { throw fail("station", "\(r[0]) \(r[1]) is listed twice") }
+            out.append(Entry(operatorID: r[0], station: r[1], status: status, since: r[3], source: r[4]))
         }
         self.init(entries: out)
     }
