@@ -44,13 +44,19 @@ def swift_string(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def generate(raw):
-    text = raw.decode("utf-8")
+def read_table(raw, path, header):
+    """The operator ids of operators.csv and the records of the CSV `raw` (bytes), whose first
+    record must be `header` (`path` names the file in the error)."""
     with open(os.path.join(ROOT, OPERATORS), encoding="utf-8") as f:
         ids = {row["id"] for row in csv.DictReader(f)}
-    rows = list(csv.reader(io.StringIO(text)))
-    if rows[0] != HEADER:
-        sys.exit(f"{CSV_PATH}:1: the header must be {','.join(HEADER)}")
+    rows = list(csv.reader(io.StringIO(raw.decode("utf-8"))))
+    if rows[0] != header:
+        sys.exit(f"{path}:1: the header must be {','.join(header)}")
+    return ids, rows
+
+
+def generate(raw):
+    ids, rows = read_table(raw, CSV_PATH, HEADER)
     out = []
     for n, row in enumerate(rows[1:], start=2):
         if len(row) != len(HEADER):
@@ -87,12 +93,7 @@ def generate(raw):
 
 
 def generate_types(raw):
-    text = raw.decode("utf-8")
-    with open(os.path.join(ROOT, OPERATORS), encoding="utf-8") as f:
-        ids = {row["id"] for row in csv.DictReader(f)}
-    rows = list(csv.reader(io.StringIO(text)))
-    if rows[0] != TYPES_HEADER:
-        sys.exit(f"{TYPES_CSV}:1: the header must be {','.join(TYPES_HEADER)}")
+    ids, rows = read_table(raw, TYPES_CSV, TYPES_HEADER)
     seen = set()
     lines = [
         "// GENERATED FILE — do not edit by hand.",
@@ -122,12 +123,7 @@ def generate_types(raw):
 
 def generate_definitions(raw):
     import re
-    text = raw.decode("utf-8")
-    with open(os.path.join(ROOT, OPERATORS), encoding="utf-8") as f:
-        ids = {row["id"] for row in csv.DictReader(f)}
-    rows = list(csv.reader(io.StringIO(text)))
-    if rows[0] != DEFS_HEADER:
-        sys.exit(f"{DEFS_CSV}:1: the header must be {','.join(DEFS_HEADER)}")
+    ids, rows = read_table(raw, DEFS_CSV, DEFS_HEADER)
     lines = [
         "// GENERATED FILE — do not edit by hand.",
         f"// Made by Scripts/gen-line-tables.py from {DEFS_CSV}; to change the table, edit the CSV and run",
