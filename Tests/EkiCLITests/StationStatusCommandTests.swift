@@ -34,6 +34,8 @@ import EkiTestSupport
         #expect(run("stats", "--format", "csv", "--rules", "oritsubushi").out.hasSuffix("total,0,9530,0.00\r\n"))
         #expect(run("visit", "share").out.hasSuffix("降りつぶし：1 / 9,565 駅（0.01 %）\n"))
         #expect(run("visit", "share", "--rules", "oritsubushi").out.hasSuffix("降りつぶし：0 / 9,530 駅（0.00 %）\n"))
+        // eki show counts the lines by the setting too: 肥薩線 with its 17 suspended stations.
+        #expect(run("show", "jr-kyushu/c/人吉", "--format", "json").out.contains(#""visited":1,"total":28}]"#))
         let bad = run("visit", "config", "counting-rules", "some")
         #expect(bad.status == 64)
         #expect(bad.err == "eki visit: visit config counting-rules: give oritsubushi or all, got 'some'\n")

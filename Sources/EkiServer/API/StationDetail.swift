@@ -22,7 +22,7 @@ public struct StationDetail: Sendable {
     }
 
     /// The detail of `station`; `staffOnly` are the keys left out of the lines' totals (when nil,
-    /// the staff-only stops and the entries `CountingRules.default` leaves out, read from the store).
+    /// the staff-only stops and the entries the log's counting rules leave out, read from the store).
     public static func load(station s: Station, store: StationStore, log: VisitLog, visited: VisitedStations,
                             staffOnly: Set<String>? = nil) throws -> StationDetail {
         var resolved: [String: String?] = [s.key: s.key]
@@ -31,7 +31,7 @@ public struct StationDetail: Sendable {
             if resolved[v.stationKey] == nil { resolved[v.stationKey] = .some(try log.resolve(v.stationKey, in: store)?.key) }
             if resolved[v.stationKey]! == s.key { visits.append(v) }
         }
-        let staffOnly = try staffOnly ?? store.entries.keys(of: .staffOnly).union(CountingRules.default.excludedKeys(store: store))
+        let staffOnly = try staffOnly ?? store.entries.keys(of: .staffOnly).union(log.countingRules().excludedKeys(store: store))
         let lines = try store.lines.lines(through: s.key).map { $0.without(staffOnly) }
             .map { (line: $0, visited: $0.stationKeys.filter(visited.isVisited).count) }
         return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key), lines: lines)
