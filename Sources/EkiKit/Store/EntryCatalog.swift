@@ -149,6 +149,21 @@ public struct EntryCatalog {
         return out
     }
 
+    /// Key and name of the open entries of the operators `operatorIDs` (one query, no entry
+    /// decoded): for matching curated per-station tables against the store.
+    /// - Throws: `SQLiteError`.
+    public func openKeysAndNames(operatorIDs: some Sequence<String>) throws -> [(key: String, name: String, operatorID: String)] {
+        let s = try db.cached("SELECT key, name, operator_id FROM stations WHERE open = 1 AND operator_id = ?")
+        var out: [(key: String, name: String, operatorID: String)] = []
+        for id in Set(operatorIDs).sorted() {
+            s.reset()
+            s.bind(id, at: 1)
+            while try s.step() { out.append((s.text(0), s.text(1), s.text(2))) }
+        }
+        s.reset()
+        return out
+    }
+
     /// The open entries holding rows of `dataset` and of no other dataset: what no other
     /// source confirmed, for a person to check. Sorted by key.
     /// - Throws: `SQLiteError`.

@@ -30,8 +30,11 @@ public enum CountingRules: String, Sendable, Hashable, CaseIterable {
     /// - Throws: `SQLiteError`.
     public func excludedKeys(store: StationStore) throws -> Set<String> {
         guard self == .oritsubushi else { return [] }
-        let suspended = StationStatuses.builtIn.entries.filter { $0.status == .suspended }
-        guard !suspended.isEmpty else { return [] }
-        return Set(try store.entries.all(includeClosed: false).filter { !counts($0) }.map(\.key))
+        let table = StationStatuses.builtIn
+        let operators = table.entries.filter { $0.status == .suspended }.map(\.operatorID)
+        // Only the open entries of operators with a suspended row can be suspended.
+        return Set(try store.entries.openKeysAndNames(operatorIDs: operators).filter {
+            table.entry(operatorID: $0.operatorID, nameKey: TextFold.nameKey($0.name))?.status == .suspended
+        }.map(\.key))
     }
 }

@@ -22,12 +22,15 @@ public struct StationStatuses: Sendable {
 
     public var entries: [Entry]
     let byKey: [String: Entry]
+    /// The operators with a row: a station of any other has no curated status.
+    let operatorIDs: Set<String>
 
     public init(entries: [Entry]) {
         self.entries = entries
         var m: [String: Entry] = [:]
         for e in entries { m[CuratedStationTable<StationStatus>.key(e.operatorID, TextFold.nameKey(e.station))] = e }
         byKey = m
+        operatorIDs = Set(entries.map(\.operatorID))
     }
 
     /// No curated rows: every station keeps what its sources say.
@@ -59,6 +62,13 @@ public struct StationStatuses: Sendable {
     /// The entry of the station `nameKey` (`TextFold.nameKey`) of operator `operatorID`, if listed.
     public func entry(operatorID: String, nameKey: String) -> Entry? {
         byKey[CuratedStationTable<StationStatus>.key(operatorID, nameKey)]
+    }
+
+    /// The entry of `station` (by its operator and `TextFold.nameKey` of its name), if listed;
+    /// the name is folded only for an operator the table has rows of (every JSON feature asks).
+    public func entry(of station: Station) -> Entry? {
+        guard operatorIDs.contains(station.operatorID) else { return nil }
+        return entry(operatorID: station.operatorID, nameKey: TextFold.nameKey(station.name))
     }
 
     /// `YYYY-MM-DD` or `YYYY-MM` (digits, month 01–12, day 01–31).
