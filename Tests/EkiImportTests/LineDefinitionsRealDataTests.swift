@@ -80,4 +80,33 @@ import EkiTestSupport
         #expect(sanyo.map(\.name) == ["山陽本線"])
         #expect(Set(sanyo.first.map { l in try! store.lines.line(id: l.id)!.stops.map(\.station.name) } ?? []) == ["下関", "門司"])
     }
+
+    /// 総武本線, 中央本線 and JR東日本's 東海道本線 hold every station of the line (`whole`
+    /// rows), those only N02 places on them too (西船橋, on the 武蔵野線's order as well); the
+    /// 中央線快速 is the 中央本線's section, its stations in order between the 中央本線's.
+    @Test(.needsN02AndStationDatabase) func wholeLines() throws {
+        let store = Self.store
+        func line(_ id: String) throws -> (names: Set<String>, first: [String], total: Int) {
+            let d = try #require(try store.lines.line(id: id))
+            let open = d.stops.filter { $0.station.isOpen }
+            let first = d.stops.filter { $0.branch == 0 && $0.order != nil }.sorted { $0.order! < $1.order! }.map(\.station.name)
+            return (Set(open.map(\.station.name)), first, open.count)
+        }
+        let sobu = try line("jr-east/c/総武本線")
+        #expect(sobu.total == 46)
+        #expect(sobu.names.isSuperset(of: ["西船橋", "秋葉原", "御茶ノ水", "両国", "浅草橋", "亀戸", "新日本橋"]))
+        #expect(sobu.first.first == "東京" && sobu.first.last == "銚子")
+        let chuo = try line("jr-east/c/中央本線")
+        #expect(chuo.total == 73)
+        #expect(Array(chuo.first.prefix(6)) == ["東京", "神田", "御茶ノ水", "四ツ谷", "新宿", "中野"])
+        #expect(chuo.first.last == "塩尻")
+        #expect(chuo.names.isSuperset(of: ["代々木", "信濃町", "千駄ケ谷", "水道橋", "辰野", "みどり湖"]))
+        let tokaido = try line("jr-east/c/東海道本線")
+        #expect(tokaido.total == 37)
+        #expect(tokaido.names.isSuperset(of: ["有楽町", "高輪ゲートウェイ", "西大井", "武蔵小杉", "新川崎", "羽沢横浜国大", "保土ケ谷"]))
+        #expect(tokaido.first.first == "東京" && tokaido.first.last == "熱海")
+        let open = try store.lines.all()
+        #expect(open.filter { $0.operatorID == "jr-east" && $0.name == "中央線" }.isEmpty)
+        #expect(open.first { $0.id == "jr-east/c/中央本線" }?.aliases.contains("中央線") == true)
+    }
 }

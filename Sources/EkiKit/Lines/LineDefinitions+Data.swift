@@ -5,7 +5,7 @@
 
 extension LineDefinitions {
     /// SHA-256 of the bytes of `Datasets/line-definitions.csv` this file was generated from.
-    static let builtInSourceSHA256 = "c774d058b55774a30735dcc9ce0397c79d7ca3e86b001f8f46a145e928a1daa9"
+    static let builtInSourceSHA256 = "edc58177f830d183dffaeea5b62e94e4ef935b62b2b76cfa22d8314b9f83275a"
 
     /// The rows of `Datasets/line-definitions.csv`, in file order.
     static let builtIn: [LineDefinition] = [
@@ -28,5 +28,9 @@ extension LineDefinitions {
         LineDefinition(kind: .part, operatorID: "nankai", serviceClass: .conventional, name: "汐見橋線", line: "高野線", from: "", to: "", since: "", source: "汐見橋線 is the common name of the 高野線's 汐見橋–岸里玉出 section (toyokeizai.net/articles/-/925778?page=2: 「汐見橋線は高野線・汐見橋―岸里玉出間(4.6km)の通称だ。本来の高野線は難波の西側に位置する汐見橋と、高野山の極楽橋を結ぶ路線だが」)"),
         LineDefinition(kind: .part, operatorID: "tokyo-metro", serviceClass: .conventional, name: "丸ノ内線分岐線", line: "丸ノ内線", from: "", to: "", since: "", source: "the branch 中野坂上–方南町 is part of the 丸ノ内線 (ja.wikipedia.org/wiki/東京メトロ丸ノ内線: 「池袋駅 - 杉並区荻窪駅間を結ぶ本線と、中野区中野坂上駅 - 杉並区の方南町駅間を結ぶ分岐線(通称 方南町支線)から構成される。鉄道要覧における名称は4号線丸ノ内線および4号線丸ノ内線分岐線である」)"),
         LineDefinition(kind: .part, operatorID: "jr-kyushu", serviceClass: .conventional, name: "山陽線", line: "山陽本線", from: "", to: "", since: "", source: "JR九州's 山陽本線 is one line of 2 stations, 下関–門司 (enpedia.rxy.jp/wiki/山陽本線_(JR九州): 「山陽本線(神戸 - 門司)のうち、下関 - 門司間のJR九州が管理する2駅の区間のこと」; 起点下関駅 終点門司駅 駅数2駅)"),
+        LineDefinition(kind: .part, operatorID: "jr-east", serviceClass: .conventional, name: "中央線(快速)", line: "中央本線", from: "", to: "", since: "", source: "the 中央線 (快速) is the service of the 中央本線's 東京–高尾 section (oritetsu.hatenablog.jp/entry/2022/04/12/163639: 「東京~高尾間は首都圏の「中央線」として快速が運転されており、御茶ノ水~三鷹間では総武本線と一体化した「中央・総武線」各駅停車が運行されている」)"),
+        LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "中央本線", line: "", from: "", to: "", since: "", source: "JR東日本's 中央本線 is 東京–塩尻 with the 辰野 branch, every station of it (dic.pixiv.net/history/view/5428558: 「中央本線のJR東日本管轄区間である、東京駅〜塩尻駅間(ただし東京〜神田は東北本線、代々木〜新宿駅間は山手線の所属)」; oritetsu.hatenablog.jp/entry/2022/04/12/163639: 「御茶ノ水~三鷹間では総武本線と一体化した「中央・総武線」各駅停車が運行されている…それまでの辰野経由のルートは支線となっている」)"),
+        LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "総武本線", line: "", from: "", to: "", since: "", source: "総武本線 is 東京–銚子 and the branch 錦糸町–御茶ノ水 (the 緩行線's 両国, 浅草橋, 秋葉原): 46 passenger stations (wikiwand.com/ja/articles/総武本線: 「東京駅から千葉県銚子市の銚子駅を結ぶ…錦糸町駅で分岐して御茶ノ水駅に至る支線(いわゆる総武緩行線)…駅数 49駅(貨物駅および金町駅を含む)」: less 金町, 新小岩信号場 and 越中島貨物)"),
+        LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "東海道本線", line: "", from: "", to: "", since: "", source: "JR東日本's 東海道本線 is 東京–熱海 with the 京浜東北線's and the 横須賀線's (品鶴線) stations and 羽沢横浜国大 (www49.atwiki.jp/aniwotawiki/pages/7726.html: 「正式には電車線(旧国電区間)である根岸線(京浜東北線)・横須賀線(品鶴線)も含まれる…現在は相鉄線直通列車が隣の羽沢横浜国大駅まで東海道貨物線を経由して走行する」)"),
     ]
 }

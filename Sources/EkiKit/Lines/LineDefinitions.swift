@@ -14,9 +14,13 @@
 /// - `ends`: the line of that name runs from the station `from` to the station `to` (奈良線 京都–木津):
 ///   stations a source places beyond them on the same sequence are through-service stops of
 ///   another line and are not the line's.
+/// - `whole`: every station a source places on the line of that name is the line's, even one
+///   another line of the operator orders (総武本線's 西船橋, on the 武蔵野線's order too).
+///   Without the row, a station only unordered sources place on a line is left to the line
+///   that orders it: a service route a source lists (中央線快速) must not take a line's stations.
 public struct LineDefinition: Hashable, Sendable {
     /// What the row says.
-    public enum Kind: String, Hashable, Sendable { case alias, part, closed, ends }
+    public enum Kind: String, Hashable, Sendable { case alias, part, closed, ends, whole }
     public var kind: Kind
     /// The operator's id in the operator table (`jr-east`).
     public var operatorID: String
@@ -40,12 +44,17 @@ public enum LineDefinitions {
     /// The rows of `Datasets/line-definitions.csv`.
     public static var all: [LineDefinition] { builtIn }
 
-    /// The `alias` or `part` row for a source line's display name of an operator and class, if any.
-    static func alias(operatorID: String, serviceClass: String, name: String) -> LineDefinition? {
-        let form = SearchFold.name(name)
+    /// The `alias` or `part` row for a source line of an operator and class, if any: a row's
+    /// name is the line's display name (湘南新宿ライン), or, when it has a bracket, the source's
+    /// name without its brand (`中央線(快速)` is station_database's `JR中央線(快速)`, not N02's
+    /// 中央線).
+    static func alias(operatorID: String, serviceClass: String, display: String, name: String, brand: String?) -> LineDefinition? {
+        let form = SearchFold.name(display)
+        let bare = SearchFold.name(brand.map { name.hasPrefix($0) ? String(name.dropFirst($0.count)) : name } ?? name)
         return builtIn.first {
-            ($0.kind == .alias || $0.kind == .part) && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
-                && SearchFold.name($0.name) == form
+            guard ($0.kind == .alias || $0.kind == .part) && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+            else { return false }
+            return LineNames.parts($0.name).brackets.isEmpty ? SearchFold.name($0.name) == form : SearchFold.name($0.name) == bare
         }
     }
 
@@ -59,6 +68,15 @@ public enum LineDefinitions {
         let forms = Set(names.map(SearchFold.name))
         return builtIn.filter {
             ($0.kind == .ends || $0.kind == .closed) && !$0.from.isEmpty && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+                && forms.contains(SearchFold.name($0.name))
+        }
+    }
+
+    /// Whether a line of an operator and class, known by any of `names`, has a `whole` row.
+    static func isWhole(operatorID: String, serviceClass: String, names: [String]) -> Bool {
+        let forms = Set(names.map(SearchFold.name))
+        return builtIn.contains {
+            $0.kind == .whole && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
                 && forms.contains(SearchFold.name($0.name))
         }
     }

@@ -159,7 +159,9 @@ extension LineTable {
         var defined: [Int: LineDefinition] = [:]
         for members in groups.values {
             let s = sections[members[0]]
-            if let d = LineDefinitions.alias(operatorID: s.operatorID, serviceClass: s.serviceClass, name: display[members[0]]!) {
+            let brand = brands[[s.dataset, s.operatorID, s.serviceClass].joined(separator: "\u{1}")]
+            if let d = LineDefinitions.alias(operatorID: s.operatorID, serviceClass: s.serviceClass, display: display[members[0]]!,
+                                             name: s.name, brand: brand) {
                 stale.insert(members.min()!)
                 defined[members.min()!] = d
             }
@@ -204,7 +206,7 @@ extension LineTable {
                     lines[t].members.formUnion(fids)
                     lines[t].partMembers.formUnion(fids)
                     if ordered.contains(first.dataset) {
-                        lines[t].sequences = Self.join(lines[t].sequences + g.members.flatMap { Self.sequences(sections[$0]) })
+                        for q in g.members.flatMap({ Self.sequences(sections[$0]) }) { lines[t].sequences = Self.merge(lines[t].sequences, part: q) }
                     }
                 }
                 for m in g.members {
@@ -463,7 +465,10 @@ extension LineTable {
                 }
             }
             // Unordered entries: no position (readers list them after the ordered ones, by key).
-            let others = sequenced[l.operatorID + "/" + l.serviceClass] ?? []
+            // A `whole` line (`LineDefinitions`) keeps them all.
+            let others = LineDefinitions.isWhole(operatorID: l.operatorID, serviceClass: l.serviceClass,
+                                                 names: [l.name] + l.aliases.map(\.alias))
+                ? [] : sequenced[l.operatorID + "/" + l.serviceClass] ?? []
             for f in l.members.sorted() where !placed.contains(f) && (l.sequences.isEmpty || !others.contains(f) || l.partMembers.contains(f)) {
                 try place(num, f, l.sequences.count, nil)
             }
