@@ -156,6 +156,6 @@ import Testing
         #expect(ginza.contains { $0["operator"] as? String == "東京地下鉄" && $0["operator_short"] as? String == "東京メトロ" })
         let yamanote = try s.get("/api/station?key=\(percent("jr-east/c/東京"))").object["properties"] as? [String: Any] ?? [:]
         let names = (yamanote["line_stats"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(names.contains("山手線") && names.contains("中央線"))
+        #expect(names.contains("山手線") && names.contains("中央本線") && !names.contains("中央線"))
     }
 }

@@ -36,7 +36,7 @@ import Testing
         let o = r.object
         let fields = o["fields"] as? [String] ?? []
         #expect(fields == ["key", "name", "reading", "operator_short", "class", "lines", "prefecture", "lon", "lat", "kind",
-                           "name_forms", "reading_forms", "romaji_forms", "line_forms"])
+                           "name_forms", "reading_forms", "romaji_forms", "line_forms", "status"])
         let entries = o["entries"] as? [[Any]] ?? []
         let store = try StationStore(path: s.db, readOnly: true)
         let open = try store.entries.count(includeClosed: false)

@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--tiles URL|none]
                      [--tile-attribution TEXT] [--aerial-tiles URL|none] [--aerial-attribution TEXT]
                      [--read-only] [--pins N] [--threads N] [--web DIR] [--leaflet DIR]
-                     [--accounts PATH] [--tls-cert PEM --tls-key PEM]
+                     [--accounts PATH] [--tls-cert PEM --tls-key PEM] [--rules oritsubushi|all]
 
     Serves the map (red pins: not yet got on or off there, green: done) and the JSON API under
     /api/ over HTTP/1.1 (libmicrohttpd), and prints the URL. Ctrl-C (SIGINT) or SIGTERM stops
@@ -30,6 +30,10 @@ struct ServeCommand: Command {
                            (default 地理院タイル 全国最新写真（シームレス）); none: no 空撮
       --aerial-attribution TEXT the credit the aerial tiles need (HTML), for an --aerial-tiles URL
       --read-only          refuse every write (recording or removing visits)
+      --rules R            the counting rules of every n/m the map shows: oritsubushi
+                           (降りつぶし.net's: suspended stations such as 肥薩線 八代–吉松 do not
+                           count; their pins are grey) or all; default: each person's log
+                           setting (`eki visit config counting-rules`), oritsubushi when unset
       --pins N             at most N pins per view, nearest the centre (default 300)
       --threads N          worker threads, each with its own database connections (default 4)
       --web DIR            serve the page from DIR instead of the built-in files
@@ -47,7 +51,7 @@ struct ServeCommand: Command {
     init(arguments: [String], console: Console) throws {
         let args = try Arguments(arguments, valued: ["db", "visits", "listen", "tiles", "tile-attribution", "aerial-tiles",
                                                      "aerial-attribution", "pins", "threads", "web", "leaflet",
-                                                     "accounts", "tls-cert", "tls-key"],
+                                                     "accounts", "tls-cert", "tls-key", "rules"],
                                  flags: ["read-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
@@ -59,6 +63,7 @@ struct ServeCommand: Command {
         if let t = try Self.tileSource(args, option: "tiles", attribution: "tile-attribution") { c.tiles = t }
         if let t = try Self.tileSource(args, option: "aerial-tiles", attribution: "aerial-attribution") { c.aerial = t }
         c.readOnly = args.has("read-only")
+        if args["rules"] != nil { c.countingRules = try CountingOption.rules(args) }
         c.pins = try args.int("pins", default: 300, min: 1)
         c.threads = try args.int("threads", default: 4, min: 1)
         guard c.threads <= 64 else { throw UsageError("--threads needs a whole number 1…64") }

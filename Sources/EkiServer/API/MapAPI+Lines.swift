@@ -2,7 +2,8 @@ import EkiKit
 
 /// `/api/lines`, `/api/line` and `/api/linework`: the 路線 panel (operator type → operator →
 /// line with visited / total, as `eki lines` groups them) and the lines drawn through their
-/// stations. Totals count open entries, staff-only stops left out (as `eki lines`).
+/// stations. Totals count open entries, staff-only stops and the entries the counting rules leave
+/// out left out (as `eki lines`; the rules: `ReaderContext.rules(of:)`).
 extension MapAPI {
     /// `GET /api/lines[?filter=all|visited|unvisited]`: `{"visited", "total", "types": [{"type",
     /// "operators": [{"id", "name", "lines": [{"id", "name", "class", "color", "visited",
@@ -16,12 +17,13 @@ extension MapAPI {
         let body: [UInt8] = try readers.with { ctx in
             try ctx.snapshot(owner: caller.owner) { visits in
                 // As `eki stats`: open entries, staff-only stops and suspended stations left out.
-                let left = try ctx.staffOnly()
+                let rules = try ctx.rules(of: caller.owner)
+                let left = try ctx.staffOnly(rules)
                 let visited = visits.completions.values.filter { $0.station.isOpen && !left.contains($0.station.key) }.count
                 var out: [UInt8] = []
-                JSONBytes.append("{\"visited\":\(visited),\"total\":\(try ctx.openTotal()),\"types\":[", to: &out)
+                JSONBytes.append("{\"visited\":\(visited),\"total\":\(try ctx.openTotal(rules)),\"types\":[", to: &out)
                 var type: String?, op: String?
-                for l in try ctx.lines() {
+                for l in try ctx.lines(rules) {
                     let v = l.stationKeys.filter(visits.isVisited).count
                     if filter == .visited && v == 0 || filter == .unvisited && v == l.total { continue }
                     if l.operatorType != type {
@@ -65,7 +67,8 @@ extension MapAPI {
         let body: [UInt8]? = try readers.with { ctx in
             try ctx.snapshot(owner: caller.owner) { visits in
                 guard let detail = try ctx.store.lines.line(id: id) else { return nil }
-                let counted = try ctx.lines().first { $0.id == id } ?? detail.line.without(try ctx.staffOnly())
+                let rules = try ctx.rules(of: caller.owner)
+                let counted = try ctx.lines(rules).first { $0.id == id } ?? detail.line.without(try ctx.staffOnly(rules))
                 let l = detail.line
                 var out: [UInt8] = []
                 JSONBytes.append("{\"id\":", to: &out); JSONBytes.appendQuoted(l.id, to: &out)

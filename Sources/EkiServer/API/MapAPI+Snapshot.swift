@@ -56,14 +56,15 @@ struct CachedSnapshot {
 }
 
 /// The snapshot's JSON: `{"format": 1, "fold": TextFold.foldVersion, "count", "fields",
-/// "classes", "kinds", "prefectures", "lines", "entries", "aliases", "kanji_variants"}`.
+/// "classes", "kinds", "statuses", "prefectures", "lines", "entries", "aliases", "kanji_variants"}`.
 ///
 /// - `entries`: one array per open entry, in search result order (the sort id), its members
 ///   named by `fields`: key, name, reading (or null), short operator name (`operator_short`),
 ///   class (index into `classes`), line ids (indexes into `lines`), prefecture (index into
 ///   `prefectures`, -1 for none), lon, lat (degrees, 6 decimals), kind (index into `kinds`),
-///   and the folded search forms of its name, reading, romaji and lines as the search index
-///   stores them (`SearchIndex.entryForms`), each field's forms joined by a tab.
+///   the folded search forms of its name, reading, romaji and lines as the search index
+///   stores them (`SearchIndex.entryForms`), each field's forms joined by a tab, then its
+///   status (index into `statuses`: `StationStatus`, suspended for 肥薩線 八代–吉松 …).
 /// - `lines`: `[id, name, operator (short), class index, color or null]` of each open line, as
 ///   `/api/lines` orders them.
 /// - `aliases`: `{old key: current key}` for the keys of merged entries.
@@ -73,7 +74,7 @@ struct SnapshotBuilder {
     let store: StationStore
 
     static let fields = ["key", "name", "reading", "operator_short", "class", "lines", "prefecture", "lon", "lat", "kind",
-                         "name_forms", "reading_forms", "romaji_forms", "line_forms"]
+                         "name_forms", "reading_forms", "romaji_forms", "line_forms", "status"]
     static let classes: [ServiceClass] = [.conventional, .shinkansen]
 
     func json() throws -> [UInt8] {
@@ -94,6 +95,7 @@ struct SnapshotBuilder {
         let byFid = Dictionary(uniqueKeysWithValues: zip(forms.map(\.fid), stations))
         let prefecture = Dictionary(uniqueKeysWithValues: Prefecture.names.enumerated().map { ($0.element, $0.offset) })
         let kinds = StationKind.allCases
+        let statuses = StationStatus.allCases
 
         var out: [UInt8] = []
         out.reserveCapacity(forms.count * 230 + 200_000)
@@ -102,6 +104,7 @@ struct SnapshotBuilder {
         JSONBytes.append(",\"fields\":", to: &out); JSONBytes.appendStrings(Self.fields, to: &out)
         JSONBytes.append(",\"classes\":", to: &out); JSONBytes.appendStrings(Self.classes.map(\.rawValue), to: &out)
         JSONBytes.append(",\"kinds\":", to: &out); JSONBytes.appendStrings(kinds.map(\.rawValue), to: &out)
+        JSONBytes.append(",\"statuses\":", to: &out); JSONBytes.appendStrings(statuses.map(\.rawValue), to: &out)
         JSONBytes.append(",\"prefectures\":", to: &out); JSONBytes.appendStrings(Prefecture.names, to: &out)
         JSONBytes.append(",\"lines\":[", to: &out)
         for (i, l) in lines.enumerated() {
@@ -133,6 +136,7 @@ struct SnapshotBuilder {
                 out.append(UInt8(ascii: ","))
                 JSONBytes.appendQuoted(field.joined(separator: "\t"), to: &out)
             }
+            JSONBytes.append(",\(statuses.firstIndex(of: s.status) ?? 0)", to: &out)
             out.append(UInt8(ascii: "]"))
         }
         JSONBytes.append("],\"aliases\":{", to: &out)

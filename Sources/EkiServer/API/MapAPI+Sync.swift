@@ -5,7 +5,8 @@ import Foundation
 /// merge rule).
 extension MapAPI {
     /// Body `{"since": CURSOR|null, "changes": [CHANGE…]}` (`VisitSyncBatch`), JSON, as any write.
-    /// 200 `{"cursor": CURSOR, "changes": [CHANGE…], "applied": N, "counting": {"transfer_counts": bool}}`:
+    /// 200 `{"cursor": CURSOR, "changes": [CHANGE…], "applied": N, "counting": {"transfer_counts": bool,
+    /// "rules": "oritsubushi"|"all"}}` (`rules`: which entries count, `eki serve --rules` or the log's setting):
     /// the changes after `since` the client has not sent (every live visit when null), merged and
     /// answered in one write transaction. A batch sent twice changes nothing the second time.
     /// 400 a malformed change (`index`, `field` say which), 409 one id twice in the batch, 413
@@ -29,13 +30,14 @@ extension MapAPI {
                 throw APIError(413, "too_large", .syncBatch(error))
             }
         }
-        let (result, counting) = try writer.write(owner: caller.owner) { log in
-            (try log.sync(batch.changes, since: batch.since), try log.counting())
+        let fixed = configuration.countingRules
+        let (result, counting, rules) = try writer.write(owner: caller.owner) { log in
+            (try log.sync(batch.changes, since: batch.since), try log.counting(), try fixed ?? log.countingRules())
         }
         var out: [UInt8] = []
         JSONBytes.append("{\"cursor\":\"\(result.cursor)\",\"changes\":", to: &out)
         VisitSyncBatch.append(result.outgoing, to: &out)
-        JSONBytes.append(",\"applied\":\(result.applied),\"counting\":{\"transfer_counts\":\(counting.transferCounts)}}", to: &out)
+        JSONBytes.append(",\"applied\":\(result.applied),\"counting\":{\"transfer_counts\":\(counting.transferCounts),\"rules\":\"\(rules.rawValue)\"}}", to: &out)
         return .json(out)
     }
 }

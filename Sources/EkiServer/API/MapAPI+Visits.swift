@@ -12,7 +12,7 @@ extension MapAPI {
         let detail = try readers.with { ctx in
             try ctx.snapshot(owner: caller.owner) { visits in
                 try StationDetail.load(key: key, store: ctx.store, log: try ctx.log(of: caller.owner), visited: visits,
-                                       staffOnly: try ctx.staffOnly())
+                                       staffOnly: try ctx.staffOnly(try ctx.rules(of: caller.owner)))
             }
         }
         guard let detail else { throw APIError(404, "unknown_station", .unknownStation(key)) }
@@ -95,7 +95,8 @@ extension MapAPI {
     }
 
     /// `GET /api/stats[?by=operator|line|prefecture|class]`: as `eki stats --format json`
-    /// (`groups`, `total`, `closed_visited`, `orphaned_keys`; percent with two decimals).
+    /// (`groups`, `total`, `closed_visited`, `orphaned_keys`; percent with two decimals), under
+    /// the caller's counting rules (`ReaderContext.rules(of:)`).
     func stats(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         let p = try APIParameters(r, allowed: ["by"])
         var grouping: VisitGrouping?
@@ -108,8 +109,9 @@ extension MapAPI {
         // By line: the unified lines of the line table when the database has one (as `eki stats --by line`).
         let stats = try readers.with { ctx in
             try ctx.snapshot(owner: caller.owner) {
-                grouping == .line && ctx.store.lines.exists ? try $0.lineStatistics(store: ctx.store)
-                    : try $0.statistics(store: ctx.store, by: grouping)
+                let rules = try ctx.rules(of: caller.owner)
+                return grouping == .line && ctx.store.lines.exists ? try $0.lineStatistics(store: ctx.store, rules: rules)
+                    : try $0.statistics(store: ctx.store, by: grouping, rules: rules)
             }
         }
         return .json(stats.json(groupName: grouping?.rawValue ?? "group").text())

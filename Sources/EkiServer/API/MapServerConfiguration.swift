@@ -1,3 +1,4 @@
+import EkiKit
 import EkiAccounts
 import EkiGeocoding
 import Foundation
@@ -39,6 +40,10 @@ public struct MapServerConfiguration: Sendable {
     public var loginLimits = LoginLimits()
     /// The Argon2id parameters passwords are held to (a login with an older hash rehashes it).
     public var passwordHasher: PasswordHasher = .interactive
+    /// The counting rules of every n/m the server answers (`eki serve --rules`); nil: each
+    /// person's visit log setting (`eki visit config counting-rules`), `CountingRules.default`
+    /// when unset.
+    public var countingRules: CountingRules?
 
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
 

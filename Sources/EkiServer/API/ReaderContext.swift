@@ -15,9 +15,11 @@ final class ReaderContext {
     private var storeVersion: UInt32?
     /// The visited entries of the owners asked for lately, least recently used first.
     private var owners: [OwnerVisits] = []
-    private var cachedLines: [Line]?
-    private var cachedStaffOnly: Set<String>?
-    private var cachedOpenTotal: Int?
+    /// `eki serve --rules`; nil: each owner's log setting.
+    private let fixedRules: CountingRules?
+    private var cachedLines: [CountingRules: [Line]] = [:]
+    private var cachedStaffOnly: [CountingRules: Set<String>] = [:]
+    private var cachedOpenTotal: [CountingRules: Int] = [:]
     /// `/api/linework`'s answer for all of Japan and its entity tag, for this version of the
     /// station database.
     var linework: (body: [UInt8], etag: String)?
@@ -56,6 +58,14 @@ final class ReaderContext {
             source = .single(logExists ? try VisitLog(path: c.visitsPath, create: false) : try VisitLog.empty())
         }
         geocoder = try Geocoder(configuration: c.geocoder, stations: StoreGazetteer(store: store))
+        fixedRules = c.countingRules
+    }
+
+    /// The counting rules `owner`'s n/m follow: the server's (`--rules`), else the owner's log
+    /// setting. Call inside `snapshot`.
+    func rules(of owner: Int64) throws -> CountingRules {
+        if let fixedRules { return fixedRules }
+        return try log(of: owner).countingRules()
     }
 
     /// The visit log of `owner` (0 without accounts), on this context's read connection.
@@ -118,43 +128,42 @@ final class ReaderContext {
         guard sv != storeVersion else { return }
         features.removeAll()
         for i in owners.indices { owners[i].visits = nil }
-        cachedLines = nil
-        cachedStaffOnly = nil
-        cachedOpenTotal = nil
+        cachedLines = [:]
+        cachedStaffOnly = [:]
+        cachedOpenTotal = [:]
         linework = nil
         storeVersion = sv
     }
 }
 
 extension ReaderContext {
-    /// The keys left out of totals, for this version of the file: the staff-only stops and the
-    /// entries the counting rules leave out (`CountingRules.default`: suspended stations).
-    func staffOnly() throws -> Set<String> {
-        if let s = cachedStaffOnly { return s }
-        let s = try store.entries.keys(of: .staffOnly).union(try CountingRules.default.excludedKeys(store: store))
-        cachedStaffOnly = s
+    /// The keys left out of totals under `rules`, for this version of the file: the staff-only
+    /// stops and the entries the rules leave out (under `oritsubushi`, suspended stations).
+    func staffOnly(_ rules: CountingRules) throws -> Set<String> {
+        if let s = cachedStaffOnly[rules] { return s }
+        let s = try store.entries.keys(of: .staffOnly).union(try rules.excludedKeys(store: store))
+        cachedStaffOnly[rules] = s
         return s
     }
 
-    /// The open entries that count (staff-only stops and suspended stations left out: the total
-    /// of `eki stats`), for
-    /// this version of the file.
-    func openTotal() throws -> Int {
-        if let n = cachedOpenTotal { return n }
+    /// The open entries that count under `rules` (staff-only stops and, under `oritsubushi`,
+    /// suspended stations left out: the total of `eki stats`), for this version of the file.
+    func openTotal(_ rules: CountingRules) throws -> Int {
+        if let n = cachedOpenTotal[rules] { return n }
         let n = try store.entries.count(includeClosed: false)
-            - staffOnly().filter { try store.entries.station(key: $0)?.isOpen == true }.count
-        cachedOpenTotal = n
+            - staffOnly(rules).filter { try store.entries.station(key: $0)?.isOpen == true }.count
+        cachedOpenTotal[rules] = n
         return n
     }
 
     /// The open lines as `eki lines` lists them (by operator type in `OperatorTypes.order`, then
-    /// as the store orders them), staff-only stops left out; for this version of the file.
+    /// as the store orders them), with totals under `rules`; for this version of the file.
     /// Call inside `snapshot`.
-    func lines() throws -> [Line] {
-        if let l = cachedLines { return l }
-        let staffOnly = try staffOnly()
+    func lines(_ rules: CountingRules) throws -> [Line] {
+        if let l = cachedLines[rules] { return l }
+        let staffOnly = try staffOnly(rules)
         let l = OperatorTypes.grouped(try store.lines.all()).map { $0.without(staffOnly) }
-        cachedLines = l
+        cachedLines[rules] = l
         return l
     }
 }

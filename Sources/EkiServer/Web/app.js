@@ -100,7 +100,7 @@ function stationRow(f) {
   const p = f.properties;
   const li = document.createElement('li');
   li.dataset.key = p.key;
-  li.className = p.visited ? 'visited' : 'unvisited';
+  li.className = (p.visited ? 'visited' : 'unvisited') + (p.status === 'suspended' ? ' suspended' : '');
   const d = p.distance_m !== undefined ? p.distance_m : map.getCenter().distanceTo([f.geometry.coordinates[1], f.geometry.coordinates[0]]);
   li.innerHTML = `<span class="dot"></span><span class="name" translate="no">${escapeHTML(p.name)}</span>` +
     `<span class="sub"><span translate="no">${escapeHTML(operatorName(p))}</span>${p.class === 'shinkansen' ? escapeHTML(t('withShinkansen')) : ''}` +

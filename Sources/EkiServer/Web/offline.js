@@ -22,7 +22,7 @@ const stations = (() => {
   });
 
   // The snapshot's arrays become entry objects once: {key, name, reading, operator_short, class,
-  // lineIds, lines, prefecture, kind, lon, lat, order, nf, rf, mf, lf (framed search forms)}.
+  // lineIds, lines, prefecture, kind, status, lon, lat, order, nf, rf, mf, lf (framed search forms)}.
   function index(d) {
     const F = Object.fromEntries(d.fields.map((f, i) => [f, i]));
     const frame = (s) => (s ? `\u0001${s.split('\t').join('\u0001')}\u0001` : '');
@@ -34,7 +34,7 @@ const stations = (() => {
         key: e[F.key], name: e[F.name], reading: e[F.reading], operator_short: e[F.operator_short],
         class: d.classes[e[F.class]], lineIds, lines: lineIds.map((i) => snap.lines[i].name),
         prefecture: e[F.prefecture] >= 0 ? d.prefectures[e[F.prefecture]] : null, prefCode: e[F.prefecture] + 1,
-        kind: d.kinds[e[F.kind]], lon: e[F.lon], lat: e[F.lat], order,
+        kind: d.kinds[e[F.kind]], status: F.status === undefined ? 'open' : d.statuses[e[F.status]], lon: e[F.lon], lat: e[F.lat], order,
         nf: frame(e[F.name_forms]), rf: frame(e[F.reading_forms]), mf: frame(e[F.romaji_forms]), lf: frame(e[F.line_forms]),
       };
       s.mx = (s.lon + 180) / 360;
@@ -73,7 +73,7 @@ const stations = (() => {
     return {
       type: 'Feature', geometry: { type: 'Point', coordinates: [s.lon, s.lat] },
       properties: { key: s.key, name: s.name, reading: s.reading, operator_short: s.operator_short, class: s.class,
-        lines: s.lines, prefecture: s.prefecture, kind: s.kind, open: true, ...extra,
+        lines: s.lines, prefecture: s.prefecture, kind: s.kind, status: s.status, open: true, ...extra,
         visited: done !== undefined, completed: done === undefined ? null : done || null },
     };
   }
@@ -187,7 +187,8 @@ const stations = (() => {
     const key = p.get('key');
     const s = snap.byKey.get(key) || snap.byKey.get(visits.resolve(key));
     if (!s) throw Object.assign(new Error(t('offlineNoStation', key)), { status: 404 });
-    const countsOn = (m) => m.filter((e) => e.kind !== 'staff-only');
+    // As the server: staff-only stops never count, suspended stations not under 降りつぶし's rules.
+    const countsOn = (m) => m.filter((e) => e.kind !== 'staff-only' && (e.status !== 'suspended' || visits.meta.rules === 'all'));
     const lineStats = s.lineIds.map((i) => {
       const l = snap.lines[i], members = countsOn(snap.members[i]);
       return { id: l.id, name: l.name, operator: l.operator,

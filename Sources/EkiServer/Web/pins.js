@@ -38,7 +38,12 @@ class KeyedLayer {
   ids() { return Object.fromEntries([...this.markers].map(([k, m]) => [`${k}|${m.sig}`, m.ekiId])); }
 }
 
-function pinStyle(visited) {
+// Green: visited; red: not yet; grey: suspended (休止: no trains, not counted under 降りつぶし's
+// rules), its outline green once visited.
+function pinStyle(visited, status) {
+  if (status === 'suspended') {
+    return { radius: 7, color: visited ? '#0b5d22' : '#5f6368', weight: visited ? 2.5 : 1.5, fillColor: '#9aa0a6', fillOpacity: 0.95 };
+  }
   return visited
     ? { radius: 7, color: '#0b5d22', weight: 1.5, fillColor: '#1a9b3c', fillOpacity: 0.95 }
     : { radius: 7, color: '#8a1010', weight: 1.5, fillColor: '#dd3333', fillOpacity: 0.95 };
@@ -81,13 +86,14 @@ const pins = new KeyedLayer(pinLayer, (item) => {
     const p = m.feature.properties;
     if (fresh || m.visited !== p.visited) {
       m.visited = p.visited;
-      m.setStyle(pinStyle(p.visited));
+      m.setStyle(pinStyle(p.visited, p.status));
       const el = m.getElement();
       if (el) {
         el.dataset.key = p.key;
         el.dataset.name = p.name;
         el.classList.toggle('pin-visited', !!p.visited);
         el.classList.toggle('pin-unvisited', !p.visited);
+        el.classList.toggle('pin-suspended', p.status === 'suspended');
       }
     }
   } else {
@@ -100,14 +106,18 @@ const pins = new KeyedLayer(pinLayer, (item) => {
       el.dataset.keys = item.features.map((f) => f.properties.key).join(' ');
       el.dataset.name = m.feature.properties.name;
       el.dataset.visited = String(item.features.filter((f) => f.properties.visited).length);
+      el.dataset.suspended = String(item.features.filter((f) => f.properties.status === 'suspended').length);
     }
   }
 });
 
+// A stack's dot: the share of visited entries green, of suspended ones not yet visited grey, the rest red.
 function stackIcon(features) {
   const done = features.filter((f) => f.properties.visited).length;
-  const share = Math.round((360 * done) / features.length);
-  const html = `<span class="stack-dot" style="background: conic-gradient(#1a9b3c 0 ${share}deg, #dd3333 ${share}deg 360deg)"></span>` +
+  const idle = features.filter((f) => !f.properties.visited && f.properties.status === 'suspended').length;
+  const share = Math.round((360 * done) / features.length), grey = Math.round((360 * (done + idle)) / features.length);
+  const html = `<span class="stack-dot" style="background: conic-gradient(#1a9b3c 0 ${share}deg, #9aa0a6 ${share}deg ${grey}deg, ` +
+    `#dd3333 ${grey}deg 360deg)"></span>` +
     `<span class="badge">${features.length}</span>`;
   return L.divIcon({ className: 'stack', html, iconSize: [18, 18], iconAnchor: [9, 9] });
 }

@@ -30,6 +30,12 @@ async function openStation(key, { reveal = false } = {}) {
     $('st-reading').textContent = p.reading || '';
     $('st-operator').textContent = operatorName(p);
     $('st-class').textContent = p.class === 'shinkansen' ? t('shinkansen') : t('conventional');
+    // A suspended station (or a dated closure): its status, and whether the person's rules count it.
+    const status = p.status && p.status !== 'open' ? t(`status.${p.status}`) : null;
+    $('st-status').textContent = status === null ? ''
+      : [p.status_since ? t('statusSince', status, p.status_since) : status,
+        p.status === 'suspended' && visits.meta.rules !== 'all' ? t('notCounted') : null].filter(Boolean).join(t('listSep'));
+    $('st-status').hidden = $('st-status-head').hidden = status === null;
     $('st-lines').textContent = p.lines.join(t('listSep')) || '-';
     $('st-prefecture').textContent = p.prefecture || '-';
     $('st-completed').textContent = p.visited ? t('done', p.completed || t('dayUnknown')) : t('notYet');

@@ -1,5 +1,5 @@
 // The person's visits, mirrored in IndexedDB (database `eki`, store `visits` keyed by the visit's
-// UUID; store `meta`: the sync cursor, the account, the counting rule). A visit recorded on the page
+// UUID; store `meta`: the sync cursor, the account, the counting settings: transfers, rules). A visit recorded on the page
 // is written here first — with its id (crypto.randomUUID()) and updated_at (RFC 3339, ms, UTC) —
 // and marked unsent; a deletion becomes a tombstone (deleted: true, a newer updated_at). Then
 // POST /api/sync sends every unsent change and brings back the server's changes since the cursor;
@@ -12,7 +12,7 @@
 const visits = (() => {
   const i18nHTML = (...a) => window.eki.tx(...a);
   const mirror = new Map();   // id -> {id, key, date, kind, note, updated_at, deleted, pending}
-  const meta = { cursor: null, user: undefined, transferCounts: true, synced: false };
+  const meta = { cursor: null, user: undefined, transferCounts: true, rules: 'oritsubushi', synced: false };
   let aliases = {};
   let db = null;
   const listeners = [];
@@ -54,6 +54,7 @@ const visits = (() => {
         if (m.name === 'cursor') meta.cursor = m.value;
         if (m.name === 'user') meta.user = m.value;
         if (m.name === 'transferCounts') meta.transferCounts = m.value;
+        if (m.name === 'rules') meta.rules = m.value;
       }
       meta.synced = meta.cursor !== null;
     } catch (e) {
@@ -250,11 +251,13 @@ const visits = (() => {
       meta.cursor = answer.cursor ?? meta.cursor;
       meta.synced = true;
       if (answer.counting && typeof answer.counting.transfer_counts === 'boolean') meta.transferCounts = answer.counting.transfer_counts;
+      if (answer.counting && (answer.counting.rules === 'oritsubushi' || answer.counting.rules === 'all')) meta.rules = answer.counting.rules;
       if (db) {
         await transaction(['visits', 'meta'], 'readwrite', (x) => {
           for (const v of rows) x.objectStore('visits').put(v);
           putMeta(x, 'cursor', meta.cursor);
           putMeta(x, 'transferCounts', meta.transferCounts);
+          putMeta(x, 'rules', meta.rules);
         });
       }
       status.syncs += 1; status.sent += out.length; status.received += (answer.changes || []).length;

@@ -11,7 +11,9 @@ the real N02-23 + station_database database:
   4. the three filters (全駅 / 乗下車済駅のみ / 未乗下車駅のみ) show the pins and colours the API gives;
   5. 駅名 前方一致 「小田原」 leaves only 小田原 pins, those of /api/search;
   6. 地点 「小田原城」 (fake geocoder) moves the centre there and changes no station data;
-  7. after a server restart the recorded pin is still green.
+  7. 人吉 (肥薩線 八代–吉松, suspended since the July 2020 flood): its pin is grey and its station
+     screen says 休止中 with the date and that 降りつぶし's rules do not count it;
+  8. after a server restart the recorded pin is still green.
 Screenshots go to DIR (map.png is the one the README shows). Prints one line per check; exits 1
 on the first failure.
 """
@@ -187,7 +189,33 @@ try:
           "地点 changed no station data and no search filter")
     shot("place-odawara-castle.png")
 
-    # 7. Restart: the visit is still there.
+    # 7. A suspended station: a grey pin, and its status on the station screen.
+    driver.find_element(By.ID, "clear").click()
+    click_segment("scope", "name")
+    click_segment("mode", "map")
+    driver.get("about:blank")
+    driver.get(base + "#16/32.21614/130.75381")
+    settle()
+    # (人吉 and くま川鉄道's 人吉温泉 share a place: one stack, its dot grey for the suspended one.)
+    grey = js("""const k = 'jr-kyushu/c/人吉';
+        const pin = document.querySelector(`path.pin[data-key="${k}"]`);
+        if (pin) return [pin.classList.contains('pin-suspended'), pin.getAttribute('fill')];
+        const stack = [...document.querySelectorAll('.stack')].find((e) => e.dataset.keys.split(' ').includes(k));
+        if (!stack) return null;
+        return [stack.dataset.suspended === '1', stack.querySelector('.stack-dot').style.background.includes('rgb(154, 160, 166)')]""")
+    shot("hitoyoshi-map.png")
+    check(grey in ([True, "#9aa0a6"], [True, True]), f"人吉's pin is grey (suspended): {grey}")
+    click_segment("mode", "list")
+    driver.find_element(By.CSS_SELECTOR, '#list-rows li[data-key="jr-kyushu/c/人吉"]').click()
+    settle()
+    status = driver.find_element(By.ID, "st-status")
+    check(status.is_displayed() and status.text == "休止中（2020-07-04から）、数えない（降りつぶしのルール）",
+          f"the station screen gives 人吉's status: {status.text!r}")
+    shot("hitoyoshi-suspended.png")
+    driver.find_element(By.ID, "station-close").click()
+    click_segment("mode", "map")
+
+    # 8. Restart: the visit is still there.
     stop_server(server)
     server, base = start_server()
     driver.get(base + "#16/35.68124/139.76712")
