@@ -28,12 +28,12 @@ import EkiTestSupport
         func run(_ args: String...) -> EkiRun { eki(args + ["--db", db, "--visits", visits]) }
         #expect(run("visit", "add", "jr-kyushu/c/人吉", "--date", "2019-05-05").status == 0)
         #expect(run("visit", "config").out == "transfer-counts yes\ncounting-rules oritsubushi\n")
-        #expect(run("stats", "--format", "csv").out.hasSuffix("total,0,9530,0.00\r\n"))
+        #expect(run("stats", "--format", "csv").out.hasSuffix("total,0,9529,0.00\r\n"))
         #expect(run("visit", "config", "counting-rules", "all").out == "counting-rules all\n")
         #expect(run("stats", "--format", "csv").out.hasSuffix("total,1,9565,0.01\r\n"))
-        #expect(run("stats", "--format", "csv", "--rules", "oritsubushi").out.hasSuffix("total,0,9530,0.00\r\n"))
+        #expect(run("stats", "--format", "csv", "--rules", "oritsubushi").out.hasSuffix("total,0,9529,0.00\r\n"))
         #expect(run("visit", "share").out.hasSuffix("降りつぶし：1 / 9,565 駅（0.01 %）\n"))
-        #expect(run("visit", "share", "--rules", "oritsubushi").out.hasSuffix("降りつぶし：0 / 9,530 駅（0.00 %）\n"))
+        #expect(run("visit", "share", "--rules", "oritsubushi").out.hasSuffix("降りつぶし：0 / 9,529 駅（0.00 %）\n"))
         // eki show counts the lines by the setting too: 肥薩線 with its 17 suspended stations.
         #expect(run("show", "jr-kyushu/c/人吉", "--format", "json").out.contains(#""visited":1,"total":28}]"#))
         let bad = run("visit", "config", "counting-rules", "some")

@@ -7,7 +7,7 @@
 ///   `operator` (name or null), `operator_id` (string), `class` (`shinkansen`|`conventional`),
 ///   `lines` (array of strings), `prefecture` (or null), `open` (bool), `kind` (`regular`|
 ///   `seasonal`|`staff-only`, `StationKind`), `status` (`open`|`suspended`|`abolished`|`brt`,
-///   `StationStatus`), `status_since` (`YYYY-MM-DD`, `YYYY-MM` or null), `sources` (array of
+///   `StationStatus`), `status_since` (`YYYY-MM-DD`, `YYYY-MM`, `YYYY` or null), `sources` (array of
 ///   `dataset:id` strings);
 /// - then `distance_m` (geodesic distance in metres, one decimal) when a distance is known;
 /// - then the caller's extra members (`matched_field`, `match`, `visited`, `completed`, …).

@@ -9,7 +9,7 @@ extension Station {
         return isOpen ? .open : .abolished
     }
 
-    /// The first day in `status` (`YYYY-MM-DD` or `YYYY-MM`) when `StationStatuses.builtIn`
+    /// The first day in `status` (`YYYY-MM-DD`, `YYYY-MM` or `YYYY`) when `StationStatuses.builtIn`
     /// gives it; nil otherwise (an open entry, a closure the table does not list).
     public var statusSince: String? {
         guard let e = StationStatuses.builtIn.entry(of: self),

@@ -53,6 +53,7 @@ jr-east,大川平,suspended,2022-08-03,"news.railway-pressnet.com/archives/43095
 jr-east,今別,suspended,2022-08-03,"news.railway-pressnet.com/archives/43095: 津軽線 蟹田–三厩 without trains after the August 2022 flood, replacement buses from 2022-08-22; jbpress.ismedia.jp/articles/print/76176: 蟹田 to 三厩 suspended since the 2022-08 rain, no date for reopening; aomoritravelmap.com (railway_id=3): 蟹田駅~三厩駅間は、令和4年8月の大雨の影響で、運転を見合わせています"
 jr-east,津軽浜名,suspended,2022-08-03,"news.railway-pressnet.com/archives/43095: 津軽線 蟹田–三厩 without trains after the August 2022 flood, replacement buses from 2022-08-22; jbpress.ismedia.jp/articles/print/76176: 蟹田 to 三厩 suspended since the 2022-08 rain, no date for reopening; aomoritravelmap.com (railway_id=3): 蟹田駅~三厩駅間は、令和4年8月の大雨の影響で、運転を見合わせています"
 jr-east,三厩,suspended,2022-08-03,"news.railway-pressnet.com/archives/43095: 津軽線 蟹田–三厩 without trains after the August 2022 flood, replacement buses from 2022-08-22; jbpress.ismedia.jp/articles/print/76176: 蟹田 to 三厩 suspended since the 2022-08 rain, no date for reopening; aomoritravelmap.com (railway_id=3): 蟹田駅~三厩駅間は、令和4年8月の大雨の影響で、運転を見合わせています"
+jr-east,猪苗代湖畔,suspended,2007,"wikippe.e-do-match.com/index.php?title=猪苗代湖畔駅 (Wikipedia's article): 「東日本旅客鉄道(JR東日本)磐越西線の駅(臨時駅、休止駅)である…2007年(平成19年)度以降は営業を行っていない」; slycrow96.blogspot.jp/2018/01/3791098.html: 「2007年より通年休止中」"
 
 """#
 }

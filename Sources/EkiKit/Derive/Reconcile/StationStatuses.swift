@@ -5,8 +5,8 @@
 ///
 /// Header `operator,station,status,since,source`: the operator id (`OperatorTable`), the
 /// station name as a source writes it (matched by `TextFold.nameKey`), the status (`abolished`,
-/// `brt`, `suspended`), the first day in that status (`YYYY-MM-DD`, or `YYYY-MM` when only the
-/// month is known) and the source.
+/// `brt`, `suspended`), the first day in that status (`YYYY-MM-DD`, `YYYY-MM` when only the
+/// month is known, `YYYY` when only the year: 猪苗代湖畔, no trains since the 2007 season) and the source.
 public struct StationStatuses: Sendable {
     public struct Entry: Sendable, Equatable {
         /// Operator id (`OperatorTable`).
@@ -14,7 +14,7 @@ public struct StationStatuses: Sendable {
         /// Station name as written in the table.
         public var station: String
         public var status: StationStatus
-        /// First day in `status`: `YYYY-MM-DD` or `YYYY-MM`.
+        /// First day in `status`: `YYYY-MM-DD`, `YYYY-MM` or `YYYY`.
         public var since: String
         /// Where the fact comes from.
         public var source: String
@@ -43,7 +43,7 @@ public struct StationStatuses: Sendable {
     /// - Throws: `OperatorTableError` naming the file, line and field of the first bad record:
     ///   a wrong header, a record without five fields, an operator id `operators` does not
     ///   know, an empty station, a status other than `abolished`, `brt` or `suspended`, a date
-    ///   not `YYYY-MM-DD` or `YYYY-MM`, a station listed twice, no source.
+    ///   not `YYYY-MM-DD`, `YYYY-MM` or `YYYY`, a station listed twice, no source.
     public init(csv: String, file: String, operators: OperatorTable = .builtIn) throws {
         var out: [Entry] = []
         var seen = Set<String>()
@@ -51,7 +51,7 @@ public struct StationStatuses: Sendable {
             guard let status = StationStatus(rawValue: r[2]), status != .open else {
                 throw fail("status", "\(r[2]) is not abolished, brt or suspended")
             }
-            guard Self.isDate(r[3]) else { throw fail("since", "\(r[3]) is not YYYY-MM-DD or YYYY-MM") }
+            guard Self.isDate(r[3]) else { throw fail("since", "\(r[3]) is not YYYY-MM-DD, YYYY-MM or YYYY") }
             let key = CuratedStationTable<StationStatus>.key(r[0], TextFold.nameKey(r[1]))
             guard seen.insert(key).inserted else { throw fail("station", "\(r[0]) \(r[1]) is listed twice") }
             out.append(Entry(operatorID: r[0], station: r[1], status: status, since: r[3], source: r[4]))
@@ -71,12 +71,12 @@ public struct StationStatuses: Sendable {
         return entry(operatorID: station.operatorID, nameKey: TextFold.nameKey(station.name))
     }
 
-    /// `YYYY-MM-DD` or `YYYY-MM` (digits, month 01–12, day 01–31).
+    /// `YYYY-MM-DD`, `YYYY-MM` or `YYYY` (digits, month 01–12, day 01–31).
     static func isDate(_ s: String) -> Bool {
         let parts = s.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts[0].count == 4,
-              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-              let m = Int(parts[1]), parts[1].count == 2, (1...12).contains(m) else { return false }
+        guard (1...3).contains(parts.count), parts[0].count == 4,
+              parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return false }
+        if parts.count >= 2 { guard parts[1].count == 2, let m = Int(parts[1]), (1...12).contains(m) else { return false } }
         if parts.count == 3 { guard parts[2].count == 2, let d = Int(parts[2]), (1...31).contains(d) else { return false } }
         return true
     }
