@@ -52,7 +52,12 @@ import EkiTestSupport
         let es = try ReconcileRealDataTests.entries(order).filter(\.isOpen)
         func reading(_ op: String, _ name: String) -> [String?] { es.filter { $0.operatorID == op && $0.name == name }.map(\.reading) }
         #expect(reading("jr-kyushu", "人吉") == ["ひとよし"])
+        // The source's wrong reading is gone, not kept as another name or reading.
+        #expect(es.first { $0.operatorID == "jr-kyushu" && $0.name == "人吉" }?.otherReadings == [])
         #expect(reading("kumagawa", "人吉温泉") == ["ひとよしおんせん"])
+        // Two operators' readings of one name: each shows its own and is found by the other's.
+        let saiin = es.first { $0.operatorID == "keifuku" && $0.name == "西院" }
+        #expect(saiin?.reading == "さい" && saiin?.otherReadings == ["さいいん"] && saiin?.otherNames == [])
         #expect(reading("nishitetsu", "西鉄福岡（天神）") == ["にしてつふくおか"])
         #expect(reading("hakone-tozan", "公園下") == ["こうえんしも"])
         #expect(reading("kurobe-gorge", "出平") == ["だしだいら"])

@@ -38,13 +38,15 @@ public struct StationDetail: Sendable {
     }
 
     /// A GeoJSON Feature: the properties of `eki … --format geojson`, then `operator_short`,
-    /// `former_names`, `retired` (date or null), `visits` (`[{id, key, date, kind, note}]`,
+    /// `former_names` (`Station.otherNames`), `other_readings` (`Station.otherReadings`), `retired` (date or null), `visits` (`[{id, key, date, kind, note}]`,
     /// date null when unknown), `line_stats` (`[{id, name, operator, visited, total}]`), `visited`
     /// and `completed`.
     public var json: String {
         var head = StationFeatures.head(station)
         JSONBytes.append(",\"former_names\":", to: &head)
-        JSONBytes.appendStrings(station.formerNames, to: &head)
+        JSONBytes.appendStrings(station.otherNames, to: &head)
+        JSONBytes.append(",\"other_readings\":", to: &head)
+        JSONBytes.appendStrings(station.otherReadings, to: &head)
         JSONBytes.append(",\"retired\":", to: &head)
         JSONBytes.appendOptional(station.retired, to: &head)
         JSONBytes.append(",\"visits\":[", to: &head)
@@ -93,7 +95,8 @@ public struct StationDetail: Sendable {
             ("completed", completed.map { $0.text ?? "yes (date unknown)" } ?? "not yet"),
             ("key", s.key),
         ]
-        if !s.formerNames.isEmpty { lines.insert(("former names", s.formerNames.joined(separator: ", ")), at: 1) }
+        if !s.otherReadings.isEmpty { lines.insert(("also read", s.otherReadings.joined(separator: ", ")), at: 2) }
+        if !s.otherNames.isEmpty { lines.insert(("former names", s.otherNames.joined(separator: ", ")), at: 1) }
         if s.kind != .regular { lines.insert(("kind", s.kind.rawValue), at: 1) }
         // A suspended entry, or a closure the status table dates (a plain closure says so in its name).
         if s.status != .open && (s.status != .abolished || s.statusSince != nil) {

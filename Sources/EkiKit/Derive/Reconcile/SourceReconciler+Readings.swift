@@ -45,15 +45,19 @@ extension SourceReconciler {
     /// shows that reading (京福 西院 さい, 阪急 西院 さいいん); a row whose reading had
     /// alternatives shows the one paired with the name it now shows (阪急 神戸三宮:
     /// こうべさんのみや; 神戸市交通局 三宮: さんのみや), else the one outside the brackets. The
-    /// row's other readings become its aliases, so search finds the station by any of them.
+    /// row's other readings become its aliases, so search finds the station by any of them —
+    /// but where `readings` lists the row, only the readings it gives that name and those paired
+    /// with a part of the name (京福 西院 keeps 阪急's さいいん, 西鉄福岡（天神） its てんじん; JR九州
+    /// 人吉 drops station_database's ひとよしおんせん, a wrong reading).
     /// Counted (`readingShown`) where the reading shown is not the one outside the brackets.
     func chooseReadings(_ ctx: inout Context, _ report: inout Report) {
         // The name first: the table lists a few names, and most rows have none of them.
-        let curatedNames = Set(readings.entries.map { TextFold.nameKey($0.station) })
+        var curatedReadings: [String: Set<String>] = [:]   // name key → every reading the table gives it
+        for e in readings.entries { curatedReadings[TextFold.nameKey(e.station), default: []].insert(e.value) }
         for i in ctx.rows.indices {
             let parts = ctx.readingParts.isEmpty ? [] : ctx.readingParts[i] ?? []
             let name = ctx.nameKey(i)
-            let curated = curatedNames.contains(name)
+            let curated = curatedReadings[name] != nil
             // Nothing to choose: no alternatives and no curated reading.
             if parts.isEmpty && !curated { continue }
             var all = parts.map(\.reading)
@@ -62,6 +66,8 @@ extension SourceReconciler {
             if curated, let op = operatorID(ctx.rows[i]),
                let curated = readings.reading(operatorID: op, nameKey: name) {
                 shown = curated
+                let paired = Set(parts.filter { $0.name != nil }.map(\.reading))
+                all.removeAll { !curatedReadings[name]!.contains($0) && !paired.contains($0) }
             } else if let paired = parts.first(where: { $0.name == name }) {
                 shown = paired.reading
             }
