@@ -47,10 +47,21 @@ import EkiTestSupport
         #expect(eki(args + ["--wide"], environment: ["COLUMNS": "80"]).out.contains("  yes      2019-08-13  jr-east/c/東京\n"))
     }
 
+    /// A visit without a date: the table says so; csv and json keep the completion empty / null.
+    @Test(.needsN02AndStationDatabase) func anUndatedCompletionSaysSo() throws {
+        let visits = dir.appendingPathComponent("undated.sqlite").path
+        let base = ["--db", RealData.combinedDatabase, "--visits", visits]
+        #expect(eki(["visit", "add", "jr-east/c/小田原"] + base).status == 0)
+        let table = eki(["search", "小田原", "--wide"] + base).out
+        #expect(table.split(separator: "\n").contains { $0.hasSuffix("  yes      date unknown  jr-east/c/小田原") }, "\(table)")
+        let csv = eki(["search", "小田原", "--format", "csv"] + base).out
+        #expect(csv.split(separator: "\r\n").contains { $0.hasPrefix("jr-east/c/小田原,") && $0.hasSuffix(",yes,") }, "\(csv)")
+    }
+
     @Test(.needsN02AndStationDatabase) func linesFitEightyColumns() {
         let args = ["lines", "--db", RealData.combinedDatabase, "--visits", dir.appendingPathComponent("none.sqlite").path]
         let out = eki(args, environment: ["COLUMNS": "80"]).out
-        #expect(out.split(separator: "\n").count == 600)   // 598 open lines, the header and the total
+        #expect(out.split(separator: "\n").count == 599)   // 597 open lines, the header and the total
         #expect(out.split(separator: "\n").map(Self.width).max() ?? 0 <= 80)
         #expect(out.contains("\nJR          JR東海    東海道新幹線  "), "\(out.prefix(300))")
         let wide = eki(args + ["--wide"], environment: ["COLUMNS": "80"]).out

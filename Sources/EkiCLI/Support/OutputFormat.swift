@@ -88,7 +88,12 @@ enum StationOutput {
                          s.serviceClass == .shinkansen ? "新幹線" : "在来線", s.lines.joined(separator: ", "),
                          String(format: "%.6f", s.coordinate.lat), String(format: "%.6f", s.coordinate.lon)]
                 if withDistance { f.insert(formatDistance(r.distance ?? 0), at: 0) }
-                f += r.extra.map { plain($0.1) }
+                // A completion with no date known says so (json and csv keep null / empty).
+                let visited = r.extra.contains { if case .bool(true) = $0.1 { return $0.0 == "visited" }; return false }
+                f += r.extra.map { name, value in
+                    if case .null = value, name == "completed", visited { return "date unknown" }
+                    return plain(value)
+                }
                 f.append(s.key)
                 return f
             }
