@@ -71,7 +71,7 @@ struct APIParameters {
 
     func bbox(_ name: String = "bbox") throws(APIError) -> BoundingBox? {
         guard let v = values[name] else { return nil }
-        do { return try BoundingBox(parsing: v) } catch { throw .bad(.bbox(error)) }
+        do { return try BoundingBox(parsing: v, acrossAntimeridian: false) } catch { throw .bad(.bbox(error)) }
     }
 
     /// `filter=all|visited|unvisited` (全駅 / 乗下車済駅のみ / 未乗下車駅のみ), default all.
