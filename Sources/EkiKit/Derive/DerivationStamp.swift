@@ -8,7 +8,8 @@ public enum DerivationStamp {
     /// Raise when a rule changes what entries are derived from the same rows and tables.
     /// 1: the stamp is first recorded (the newer source's spellings, `StationNames`).
     /// 2: stops listed closed in `StationStatuses` are closed (スカイレール, 日田彦山線 BRT).
-    public static let rulesVersion = 2
+    /// 3: 〜 and ～ fold to one character; 丁目 numerals beyond 九 fold (十一丁目 = 11丁目).
+    public static let rulesVersion = 3
 
     /// `rulesVersion` and a 64-bit FNV-1a digest (hex) of the compiled-in tables, e.g. `1-3f0c…`.
     public static let current: String = {
