@@ -121,7 +121,7 @@ import EkiTestSupport
     }
 
     @Test func usageErrorsExit64() {
-        #expect(eki("bbox", "139,35,138,36").status == 64)          // min > max
+        #expect(eki("bbox", "139,36,140,35").status == 64)          // minLat > maxLat (west > east crosses 180°)
         #expect(eki("bbox", "139,35,140").status == 64)
         #expect(eki("nearest", "--lat", "35").status == 64)
         #expect(eki("nearest", "--lat", "95", "--lon", "139").status == 64)

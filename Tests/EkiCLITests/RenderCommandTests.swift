@@ -59,7 +59,7 @@ import Testing
             (["render", "--db", db, "--all", "--labels", "some", "-o", out], "eki render: --labels must be auto, all or none, got 'some'\n"),
             (["render", "--db", db, "--all", "--span", "100", "-o", out], "eki render: --span needs --place\n"),
             (["render", "--db", db, "--bbox", "140,35,139,36", "-o", out],
-             "eki render: invalid bbox '140,35,139,36': minimum greater than maximum (order is minLon,minLat,maxLon,maxLat)\n"),
+             "eki render: invalid bbox '140,35,139,36': minLon greater than maxLon (a box across 180°) is not accepted here\n"),
         ]
         for (args, message) in cases {
             let r = eki(args)

@@ -66,15 +66,15 @@ import EkiTestSupport
 }
 
 extension VisitSpreadsheetImportTests {
-    /// 螢田 in CP932 is valid UTF-8 too (`壓c`) and both readings look like text: the import
-    /// stops naming --encoding, and `--encoding cp932` reads it.
+    /// 螢田 in CP932 is valid UTF-8 too (`壓c`) and both readings look like Japanese text: the
+    /// import stops naming the line, both readings and --encoding, and `--encoding cp932` reads it.
     @Test func ambiguousFileNeedsEncoding() throws {
         let file = path("hotaruda.csv")
         try #require("station\r\nodakyu/c/螢田\r\n".data(using: .shiftJIS)).write(to: URL(fileURLWithPath: file))
         let visits = path("hotaruda.sqlite")
         let refused = eki("visit", "import", file, "--keep-orphans", "--visits", visits)
         #expect(refused.status == 1)
-        #expect(refused.err == "eki visit: \(file): reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932\n", "\(refused.err)")
+        #expect(refused.err == "eki visit: \(file):2: reads as UTF-8 'odakyu/c/壓c' and as CP932 'odakyu/c/螢田', and both look like Japanese text: give --encoding utf-8|cp932\n", "\(refused.err)")
         let read = eki("visit", "import", file, "--keep-orphans", "--encoding", "cp932", "--visits", visits)
         #expect(read.status == 0, "\(read.err)")
         #expect(eki("visit", "export", "--visits", visits).out == "id,station,date,kind,note\r\n1,odakyu/c/螢田,,,\r\n")

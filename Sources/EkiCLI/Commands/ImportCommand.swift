@@ -146,10 +146,22 @@ struct ImportCommand: Command {
                 }
             }
         }
-        let store = try StationStore(path: DatabaseOption.path(args, console))
         if let file = args["operators"] { session.operatorAliases = try ImportSession.operatorAliases(file: file) }
-        // Handed over (not kept here), so that the store's import holds the only copy of the rows.
-        let result = try session.write(consume batches, to: store)
+        let path = DatabaseOption.path(args, console)
+        let existed = FileManager.default.fileExists(atPath: path)
+        var opened: StationStore? = nil
+        let store: StationStore, result: (datasets: [ImportSummary], merge: MergeSummary)
+        do {
+            store = try StationStore(path: path)
+            opened = store
+            // Handed over (not kept here), so that the store's import holds the only copy of the rows.
+            result = try session.write(consume batches, to: store)
+        } catch where DiskFullError.isDiskFull(error) {
+            // A full disk: said in words, and a new file is not left behind half-written.
+            opened?.close()
+            if !existed { DiskFullError.remove(path) }
+            throw DiskFullError(path: path, free: DiskFullError.free(near: path), removed: !existed)
+        }
         for s in result.datasets {
             console.out("\(s.dataset): \(s.records) rows → \(s.entries) entries\n")
         }

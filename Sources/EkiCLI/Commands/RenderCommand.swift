@@ -75,7 +75,7 @@ struct RenderCommand: Command {
         let given = [args["bbox"] != nil, place != nil, line != nil, all].filter { $0 }.count
         guard given == 1 else { throw UsageError("give exactly one of --bbox, --place, --line or --all") }
         if let b = args["bbox"] {
-            do { bbox = try BoundingBox(parsing: b) } catch { throw UsageError(error.description) }
+            do { bbox = try BoundingBox(parsing: b, acrossAntimeridian: false) } catch { throw UsageError(error.description) }
         } else {
             bbox = nil
         }

@@ -43,7 +43,9 @@ extension VisitCommand {
             guard let enc = TextEncoding(name: e) else { throw UsageError("--encoding must be utf-8 or cp932, got '\(e)'") }
             encoding = enc
         }
-        let text = String(decoding: try TextDecoding.decode([UInt8](data), file: file, encoding: encoding).bytes, as: UTF8.self)
+        let bytes = [UInt8](data)
+        try VisitExchange.checkFieldBytes(bytes, file: file)   // a 50 MB note stops before decoding
+        let text = String(decoding: try TextDecoding.decode(bytes, file: file, encoding: encoding).bytes, as: UTF8.self)
         let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
         let rows = try VisitExchange.decodeRows(text, format: format, file: file)
         let keepOrphans = args.has("keep-orphans")

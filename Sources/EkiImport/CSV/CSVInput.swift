@@ -94,12 +94,18 @@ enum CSVInput {
         return plain(first) && plain(last) ? s : s.trimmingCharacters(in: .whitespaces)
     }
 
-    /// nil for an empty or `NULL` field (station_database writes `NULL` for missing values).
+    /// The field as written (spaces and tabs kept: `\tb ` stays `\tb `, `" B  "` stays ` B  `);
+    /// nil for a field that is empty, blank or `NULL` (station_database writes `NULL` for
+    /// missing values).
     static func value(_ s: String?) -> String? {
         guard let s else { return nil }
         let t = trimmed(s)
-        return t.isEmpty || t == "NULL" ? nil : t
+        return t.isEmpty || t == "NULL" ? nil : s
     }
+
+    /// `value(s)` trimmed: for fields compared as keys (ids, classes, operator names), where
+    /// ` OP1 ` is `OP1`.
+    static func key(_ s: String?) -> String? { value(s).map(trimmed) }
 }
 
 /// A CSV file read part by part (`partSize` bytes at a time), each part holding whole records
@@ -183,7 +189,10 @@ final class CSVPartSource {
             if body.count >= 2, (body[0] == 0xFF && body[1] == 0xFE) || (body[0] == 0xFE && body[1] == 0xFF) {
                 throw ImportError(file: file, line: 1, message: "file is UTF-16; convert it to UTF-8 (or CP932)")
             }
-            if body.starts(with: [0xEF, 0xBB, 0xBF]) { body.removeFirst(3) }
+            if body.starts(with: [0xEF, 0xBB, 0xBF]) {
+                if encoding == .cp932 { throw TextDecoding.bomContradicts(file: file) }
+                body.removeFirst(3)
+            }
         }
         switch encoding {
         case .utf8:

@@ -85,7 +85,8 @@ public struct CSVTable {
         reader.append(more)
     }
 
-    /// The next row, or nil at the end. Blank lines are skipped.
+    /// The next row, or nil at the end. Blank lines (empty, or only spaces and tabs) are
+    /// skipped and counted.
     /// - Throws: `ImportError` for CSV syntax errors and for a row whose field count differs
     ///   from the header's (a ragged row) unless `mendsRaggedRows` mends it.
     public mutating func nextRow() throws(ImportError) -> CSVRow? {
@@ -102,7 +103,8 @@ public struct CSVTable {
                 continue
             }
             defer { fieldBuffer = fields }
-            if fields.count == 1 && fields[0].isEmpty {
+            // A blank line: empty, or only spaces and tabs (a file's last line often is).
+            if fields.count == 1 && fields[0].utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 blankLines += 1
                 if firstBlankLine == nil { firstBlankLine = reader.line }
                 continue

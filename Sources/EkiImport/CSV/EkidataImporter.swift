@@ -55,7 +55,7 @@ public struct EkidataImporter: CSVFileSetImporter {
         var companies: [String: String] = [:]
         var t = try table(companyPath)
         let cCode = try CSVInput.require(t, "company_cd"), cName = try CSVInput.require(t, "company_name")
-        while let row = try t.nextRow() { companies[row.fields[cCode]] = CSVInput.value(row.fields[cName]) }
+        while let row = try t.nextRow() { companies[row.fields[cCode]] = CSVInput.key(row.fields[cName]) }
 
         struct Line { var name: String; var company: String? }
         var lines: [String: Line] = [:]

@@ -105,17 +105,17 @@ public struct GenericCSVImporter: StationImporter {
             let operatorName = operatorColumn.flatMap { shared.operatorName(row.fields[$0]) }
             let lineField = lineColumn.map { row.fields[$0] } ?? ""
             let lines = shared.lines(lineField)
-            let id = idColumn.flatMap { CSVInput.value(row.fields[$0]) }
+            let id = idColumn.flatMap { CSVInput.key(row.fields[$0]) }
             if let id, let i = idColumn {
                 let index = records.count
-                if let first = duplicates.add(id: id, operator: operatorName ?? "", lines: CSVInput.value(lineField) ?? "", line: row.line, index: index,
+                if let first = duplicates.add(id: id, operator: operatorName ?? "", lines: CSVInput.key(lineField) ?? "", line: row.line, index: index,
                                               same: { j in records[j].source.id == id && (records[j].operatorName ?? "") == (operatorName ?? "") && records[j].lines == lines }) {
                     throw row.error(column: i, "'\(id)' is on lines \(first) and \(row.line) with the same operator and line; ids must be unique")
                 }
             }
             var serviceClass = ServiceClass.conventional
             if let i = classColumn, let v = CSVInput.value(row.fields[i]) {
-                switch v.lowercased() {
+                switch CSVInput.trimmed(v).lowercased() {
                 case "shinkansen", "s", "新幹線", "1": serviceClass = .shinkansen
                 case "conventional", "c", "在来線", "0": serviceClass = .conventional
                 default: throw row.error(column: i, "'\(v)' is not a class (shinkansen or conventional)")
@@ -170,10 +170,10 @@ struct SharedValues {
     private var operators: [String: String?] = [:]
     private var lineLists: [String: [String]] = [:]
 
-    /// `CSVInput.value(field)`.
+    /// `CSVInput.key(field)`.
     mutating func operatorName(_ field: String) -> String? {
         if let v = operators[field] { return v }
-        let v = CSVInput.value(field)
+        let v = CSVInput.key(field)
         if operators.count < Self.limit { operators[field] = v }
         return v
     }

@@ -78,7 +78,7 @@ public struct StationDatabaseImporter: CSVFileSetImporter {
         var t = try table(companyPath)
         let cCode = try CSVInput.require(t, "code"), cName = try CSVInput.require(t, "name")
         while let row = try t.nextRow() {
-            if let n = CSVInput.value(row.fields[cName]) { companies[row.fields[cCode]] = n }
+            if let n = CSVInput.key(row.fields[cName]) { companies[row.fields[cCode]] = n }
         }
         // line.csv: code → line.
         var lines: [String: Line] = [:]
@@ -94,13 +94,13 @@ public struct StationDatabaseImporter: CSVFileSetImporter {
         while let row = try t.nextRow() {
             if let c = lClosedDate { note(row.fields[c]) }
             guard let code = Int(row.fields[lCode]) else { throw row.error(column: lCode, "'\(row.fields[lCode])' is not a line code") }
-            let companyCode = CSVInput.value(row.fields[lCompany])
+            let companyCode = CSVInput.key(row.fields[lCompany])
             if let cc = companyCode, companies[cc] == nil {
                 throw row.error(column: lCompany, "company code \(cc) is not in \(companyPath)")
             }
             lines[row.fields[lCode]] = Line(name: row.fields[lName], company: companyCode.flatMap { companies[$0] },
                                             closed: row.fields[lClosed] == "1", code: code,
-                                            color: lColor.flatMap { CSVInput.value(row.fields[$0]) })
+                                            color: lColor.flatMap { CSVInput.key(row.fields[$0]) })
         }
         // station.csv: code → row data.
         struct StationRow { var name: String; var reading: String?; var coordinate: Coordinate; var prefecture: String?; var closed: Bool }

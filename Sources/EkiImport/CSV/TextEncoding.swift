@@ -23,14 +23,15 @@ public enum TextEncoding: String, Sendable, CaseIterable {
 
 /// Turns file bytes into UTF-8 bytes (without BOM).
 public enum TextDecoding {
-    /// Decodes `bytes` as `encoding`; with nil, detects: a UTF-8 BOM or ASCII is UTF-8, a UTF-16
-    /// BOM is refused; other valid UTF-8 is UTF-8 when that reading is plausible text
-    /// (`implausibleScalar`) and the CP932 reading is impossible or implausible, CP932 when only
-    /// that reading is plausible, and refused naming `--encoding` otherwise; invalid UTF-8 is
-    /// read as CP932 when that reading is plausible, else refused (a Latin-1 file).
+    /// Decodes `bytes` as `encoding`; with nil, detects (`EncodingDetector.decide`): a UTF-8
+    /// BOM or ASCII is UTF-8, a UTF-16 BOM is refused; valid UTF-8 is UTF-8 unless it also reads
+    /// as CP932, that reading is plausible Japanese (kana or kanji) and the UTF-8 one is not
+    /// (茗荷谷 in CP932 reads `䪉גJ` as UTF-8); when both readings are Japanese text it stops,
+    /// naming the line and both readings; invalid UTF-8 is read as CP932 when that reading is
+    /// plausible, else refused naming the line (a Latin-1 file).
     /// - Returns: the UTF-8 bytes without a BOM, and the encoding used.
-    /// - Throws: `ImportError` naming the line of the first byte that does not decode, or a
-    ///   UTF-16 file.
+    /// - Throws: `ImportError` naming the line of the first byte that does not decode, a
+    ///   UTF-16 file, or a UTF-8 BOM with `encoding` `.cp932` (a BOM that contradicts it).
     public static func decode(_ bytes: [UInt8], file: String,
                               encoding: TextEncoding? = nil) throws(ImportError) -> (bytes: [UInt8], encoding: TextEncoding) {
         if bytes.count >= 2, (bytes[0] == 0xFF && bytes[1] == 0xFE) || (bytes[0] == 0xFE && bytes[1] == 0xFF) {
@@ -46,6 +47,7 @@ public enum TextDecoding {
             }
             return (body, .utf8)
         case .cp932:
+            if hasBOM { throw bomContradicts(file: file) }
             return (try cp932ToUTF8(bytes, file: file), .cp932)
         case nil:
             if hasBOM { return try decode(bytes, file: file, encoding: .utf8) }
@@ -58,16 +60,22 @@ public enum TextDecoding {
         }
     }
 
-    /// The first character of valid UTF-8 `text` that station data does not hold, or nil:
-    /// plausible are ASCII text, Latin letters with accents, Greek, Cyrillic, Hangul, general
-    /// punctuation and symbols, CJK punctuation, kana (halfwidth too), the CJK unified and
-    /// compatibility ideographs (and extension B onwards), fullwidth forms; ASCII controls too
-    /// (the same bytes in either reading). Implausible are C1 control characters, Hebrew, Arabic and the like, CJK extension A, private use, and a
-    /// halfwidth katakana right after an ideograph (how UTF-8 Japanese reads as CP932: 東京 →
-    /// 譚ｱ莠ｬ), and an ideograph inside a Latin word: right after an ASCII letter and before an
-    /// ASCII letter or a space (how Latin-1 reads as CP932: S\xE3o Paulo → S縊 Paulo; JR東日本
-    /// and JR線 are plausible).
-    static func implausibleScalar(_ text: [UInt8]) -> Unicode.Scalar? {
+    /// The error for a file that starts with a UTF-8 byte-order mark read with `--encoding cp932`.
+    static func bomContradicts(file: String) -> ImportError {
+        ImportError(file: file, line: 1, message: "starts with a UTF-8 byte-order mark, so it is UTF-8, but --encoding cp932 was given: drop --encoding (or give utf-8)")
+    }
+
+    /// The first character of valid UTF-8 `text` that station data does not hold, or nil.
+    /// Plausible in either reading: ASCII (its controls too: the same bytes both ways), Latin
+    /// letters with accents, IPA letters and modifiers (`ʤ`), combining marks, Greek, Cyrillic,
+    /// Hangul, general punctuation and symbols, CJK punctuation, kana (halfwidth too), the CJK
+    /// unified and compatibility ideographs (and extension B onwards), fullwidth forms.
+    /// Implausible: C1 control characters, Hebrew, Arabic and the like, CJK extension A,
+    /// private use. In the CP932 reading (`asCP932`, how UTF-8 or Latin-1 bytes misread look)
+    /// also: a halfwidth katakana right after an ideograph (UTF-8 東京 → 譚ｱ莠ｬ), and an
+    /// ideograph inside a Latin word: right after an ASCII letter and before an ASCII letter
+    /// or a space (Latin-1 S\xE3o Paulo → S縊 Paulo; JR東日本 and JR線 are plausible).
+    static func implausibleScalar(_ text: [UInt8], asCP932: Bool = true) -> Unicode.Scalar? {
         var previousIdeograph = false
         let isLetter = { (u: Unicode.Scalar) in (0x41...0x5A).contains(u.value) || (0x61...0x7A).contains(u.value) }
         // The scalars are walked with one of look-behind and one of look-ahead (no array of
@@ -80,19 +88,41 @@ public enum TextDecoding {
             let v = u.value
             let ideograph = (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || v >= 0x20000 && v <= 0x3FFFF
             let halfwidthKana = (0xFF61...0xFF9F).contains(v)
-            // C0 controls and DEL are the same bytes in UTF-8 and CP932: they tell the two
-            // readings apart no more than ASCII does (a visit note may hold ESC or NUL).
             let plausible = v <= 0x7F
-                || (0xA0...0x24F).contains(v) || (0x370...0x4FF).contains(v)
-                || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
+                || (0xA0...0x52F).contains(v)
+                || (0x1E00...0x1EFF).contains(v) || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
                 || ideograph || (0xAC00...0xD7AF).contains(v) || (0xFF01...0xFFEF).contains(v) || v == 0xFEFF
-            if !plausible || (halfwidthKana && previousIdeograph) { return u }
-            if ideograph, let b = before, let a = after, isLetter(b), isLetter(a) || a == " " { return u }
+            if !plausible { return u }
+            if asCP932 {
+                if halfwidthKana && previousIdeograph { return u }
+                if ideograph, let b = before, let a = after, isLetter(b), isLetter(a) || a == " " { return u }
+            }
             previousIdeograph = ideograph
             before = u
             current = after
         }
         return nil
+    }
+
+    /// True when UTF-8 `text` holds a fullwidth kana or a CJK ideograph with no halfwidth
+    /// katakana on either side: Japanese text as CP932's two-byte characters write it.
+    /// Halfwidth katakana are no evidence (every two-byte UTF-8 letter, `ʤ` or `é`, reads as
+    /// two of them in CP932), nor is a kanji beside one (`Ō` and the `m` after it read `ﾅ`
+    /// and a kanji).
+    static func hasJapanese(_ text: [UInt8]) -> Bool {
+        let isHalfwidth = { (u: Unicode.Scalar?) in u.map { (0xFF61...0xFF9F).contains($0.value) } ?? false }
+        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
+        var before: Unicode.Scalar? = nil
+        var current = scalars.next()
+        while let u = current {
+            let after = scalars.next()
+            let v = u.value
+            if (0x3041...0x30FF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v)
+                || (0x20000...0x3FFFF).contains(v), !isHalfwidth(before), !isHalfwidth(after) { return true }
+            before = u
+            current = after
+        }
+        return false
     }
 
     /// Index of the first byte that is not part of valid UTF-8, or nil.
@@ -188,9 +218,14 @@ struct EncodingDetector {
     private var invalidUTF8: (line: Int, byte: UInt8)? = nil
     /// The first implausible character of the UTF-8 reading (while it is valid).
     private var utf8Odd: Unicode.Scalar? = nil
+    private var utf8Japanese = false
     private var cp932Possible = true
+    private var cp932Japanese = false
     /// The first implausible character of the CP932 reading, and its line.
     private var cp932Odd: (scalar: Unicode.Scalar, line: Int)? = nil
+    /// The first line holding a byte above ASCII (where the readings first differ): its
+    /// number and the bytes of the field around that byte (up to 200).
+    private var firstHighLine: (line: Int, bytes: [UInt8])? = nil
 
     init(file: String) { self.file = file }
 
@@ -204,27 +239,44 @@ struct EncodingDetector {
             }
             hasBOM = part.count >= 3 && part[0] == 0xEF && part[1] == 0xBB && part[2] == 0xBF
         }
-        guard part.contains(where: { $0 >= 0x80 }) else { return }
+        guard let high = part.firstIndex(where: { $0 >= 0x80 }) else { return }
         anyHigh = true
+        if firstHighLine == nil, !hasBOM {
+            // The field around it: from the comma, tab or line break before to the one after
+            // (neither byte is ever part of a CP932 character).
+            let stops: Set<UInt8> = [0x0A, 0x0D, 0x2C, 0x09]
+            var start = high
+            while start > 0 && !stops.contains(part[start - 1]) && high - start < 100 { start -= 1 }
+            var end = high
+            while end < part.count && !stops.contains(part[end]) && end - start < 200 { end += 1 }
+            firstHighLine = (firstLine + TextDecoding.lineNumber(part, at: high) - 1, Array(part[start..<end]))
+        }
         if invalidUTF8 == nil, let bad = TextDecoding.firstInvalidUTF8(part) {
             invalidUTF8 = (firstLine + TextDecoding.lineNumber(part, at: bad) - 1, part[bad])
         }
-        if invalidUTF8 == nil && utf8Odd == nil { utf8Odd = TextDecoding.implausibleScalar(part) }
+        if invalidUTF8 == nil {
+            if utf8Odd == nil { utf8Odd = TextDecoding.implausibleScalar(part, asCP932: false) }
+            if !utf8Japanese { utf8Japanese = TextDecoding.hasJapanese(part) }
+        }
         if hasBOM { return }
         if cp932Possible && cp932Odd == nil {
             if let asCP932 = try? TextDecoding.cp932ToUTF8(part, file: file) {
                 if let odd = TextDecoding.implausibleScalar(asCP932) {
                     cp932Odd = (odd, firstLine + TextDecoding.lineOf(scalar: odd, in: asCP932) - 1)
                 }
+                if !cp932Japanese { cp932Japanese = TextDecoding.hasJapanese(asCP932) }
             } else {
                 cp932Possible = false
             }
         }
     }
 
-    /// The encoding of the whole text.
-    /// - Throws: `ImportError` when neither reading is possible and plausible, or both are
-    ///   (naming `--encoding`), or a file with a UTF-8 BOM is not UTF-8.
+    /// The encoding of the whole text. Valid UTF-8 is UTF-8 unless its CP932 reading is
+    /// possible, plausible and Japanese while the UTF-8 reading is implausible or not
+    /// Japanese (then CP932); when both readings are plausible Japanese, it cannot tell.
+    /// - Throws: `ImportError` when it cannot tell (naming the first line where the readings
+    ///   differ, both readings and `--encoding`), when a text that is not UTF-8 is not
+    ///   plausible CP932 either (naming the line), or a file with a UTF-8 BOM is not UTF-8.
     func decide() throws(ImportError) -> TextEncoding {
         if hasBOM {
             if let bad = invalidUTF8 {
@@ -236,17 +288,10 @@ struct EncodingDetector {
         if !anyHigh { return .utf8 }
         if invalidUTF8 == nil {
             // Short CP932 text can be valid UTF-8 too (茗荷谷 in CP932 reads `䪉גJ`, 螢田
-            // `壓c`): decide by which readings are possible and plausible.
-            let utf8Plausible = utf8Odd == nil
-            let cp932Plausible = cp932Possible && cp932Odd == nil
-            switch (utf8Plausible, cp932Possible, cp932Plausible) {
-            case (true, false, _), (true, true, false): return .utf8
-            case (false, true, true): return .cp932
-            default:
-                throw ImportError(file: file, message: utf8Plausible
-                    ? "reads as UTF-8 and as CP932, and both look like text: give --encoding utf-8|cp932"
-                    : "reads as neither plausible UTF-8 nor CP932 text: give --encoding utf-8|cp932")
-            }
+            // `壓c`): only a plausible Japanese CP932 reading outweighs the UTF-8 one.
+            guard cp932Possible && cp932Odd == nil && cp932Japanese else { return .utf8 }
+            if utf8Odd != nil || !utf8Japanese { return .cp932 }
+            throw cannotTell()
         }
         if !cp932Possible, let bad = invalidUTF8 {
             throw ImportError(file: file, line: bad.line,
@@ -257,5 +302,17 @@ struct EncodingDetector {
             throw ImportError(file: file, line: odd.line, message: "not UTF-8, and as CP932 it reads '\(odd.scalar)' (U+\(String(odd.scalar.value, radix: 16, uppercase: true))), which is not station text (Latin-1 or another encoding?): convert it to UTF-8, or give --encoding cp932 if it is CP932")
         }
         return .cp932
+    }
+
+    /// The error for a text both of whose readings are Japanese: the first line where they
+    /// differ, and the field there read both ways.
+    private func cannotTell() -> ImportError {
+        guard let (line, bytes) = firstHighLine else {
+            return ImportError(file: file, message: "reads as UTF-8 and as CP932, and both look like Japanese text: give --encoding utf-8|cp932")
+        }
+        let asUTF8 = String(decoding: bytes, as: UTF8.self)
+        let asCP932 = (try? TextDecoding.cp932ToUTF8(bytes, file: file)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return ImportError(file: file, line: line,
+                           message: "reads as UTF-8 '\(asUTF8)' and as CP932 '\(asCP932)', and both look like Japanese text: give --encoding utf-8|cp932")
     }
 }

@@ -29,7 +29,8 @@ struct FeedTableReader {
     /// Opens `name` in `feed`, reads its header and checks that every column in `required`
     /// is present. `partSize` is the number of bytes read at a time.
     /// - Throws: `ImportError` when the file is missing, empty, badly encoded, has a CSV
-    ///   syntax error in its first part, or lacks a required column (naming the column).
+    ///   syntax error in its first part, has no header row (its first line names none of
+    ///   `required`), or lacks a required column (naming the column).
     init(feed: FeedSource, name: String, required: [String], partSize: Int = 1 << 20) throws(ImportError) {
         file = feed.displayName(name)
         self.partSize = partSize
@@ -50,6 +51,20 @@ struct FeedTableReader {
             }
         }
         try FeedTableReader.check(first, file: file, firstLine: 1, header: nil)
+        if !required.isEmpty {
+            // A file without its header row: its first line names none of the required
+            // columns and holds a value no column is named like (`05:00:00`, `35.68`) or one
+            // twice. Say so, rather than what its first row's values look like as names.
+            var r = CSVReader(bytes: Array(first.prefix { $0 != 0x0A && $0 != 0x0D }), file: file)
+            let names = ((try? r.nextRecord()) ?? nil)?.map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            let notAName = names.contains { name in
+                !(name.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false)
+                    || !name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            }
+            if notAName || Set(names).count < names.count, !required.contains(where: names.contains) {
+                throw ImportError(file: file, line: 1, message: "no header row: the first line names none of the required columns (\(required.joined(separator: ", "))); a GTFS file starts with its column names")
+            }
+        }
         table = try CSVTable(bytes: first, file: file, maxFieldBytes: feed.limits.csv.maxFieldBytes)
         table.mendsRaggedRows = true
         splitter.header = table.header

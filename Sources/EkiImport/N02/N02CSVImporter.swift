@@ -48,9 +48,9 @@ public struct N02CSVImporter: StationImporter {
             records.append(SourceRecord(
                 source: SourceRef(dataset: Self.dataset, id: row.fields[code]),
                 name: place.name,
-                operatorName: CSVInput.value(row.fields[op]),
+                operatorName: CSVInput.key(row.fields[op]),
                 serviceClass: kindCode == 1 ? .shinkansen : .conventional,
-                lines: CSVInput.value(row.fields[line]).map { [$0] } ?? [],
+                lines: CSVInput.key(row.fields[line]).map { [$0] } ?? [],
                 coordinate: place.coordinate))
         }
         var batch = ImportBatch(dataset: Self.dataset, records: records, warnings: CSVInput.blankLineWarnings(table),

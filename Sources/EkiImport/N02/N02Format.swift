@@ -15,7 +15,9 @@ public struct N02Format: ImportFormat {
 
     public func importer(for input: ImportInput, options: ImportOptions) throws -> any StationImporter {
         if N02GeoJSONImporter.matches(head: input.head) || input.fileName.lowercased().hasSuffix(".geojson") {
-            return N02GeoJSONImporter(path: input.path, encoding: options.encoding)
+            var importer = N02GeoJSONImporter(path: input.path, encoding: options.encoding)
+            importer.limits = options.limits.csv
+            return importer
         }
         var importer = N02CSVImporter(path: input.path, encoding: options.encoding)
         importer.skipInvalid = options.skipInvalid

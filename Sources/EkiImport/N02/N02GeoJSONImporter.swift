@@ -32,62 +32,95 @@ public struct N02GeoJSONImporter: StationImporter {
         return text.contains("FeatureCollection") && text.contains("\"N02_005\"")
     }
 
-    /// - Throws: `ImportError` for undecodable bytes, invalid JSON, a feature without the N02
-    ///   properties, or a geometry that is not a LineString/Point of valid coordinates.
+    /// The bounds of the read (`--max-field-bytes` for a string, `--max-line-bytes` for one
+    /// feature).
+    public var limits = CSVLimits()
+    /// Bytes read from the file at a time (1 MiB unless a test asks for less).
+    var partSize = 1 << 20
+
+    /// Reads the features one at a time (`GeoJSONFeatureSplitter`): memory holds the records
+    /// and one feature, whatever the file's size. With no encoding given the file is read as
+    /// UTF-8, and read again as CP932 from the start when a feature is not UTF-8.
+    /// - Throws: `ImportError` for undecodable bytes, invalid JSON, a string or feature over
+    ///   its limit, a feature without the N02 properties, or a geometry that is not a
+    ///   LineString/Point of valid coordinates (naming the line and the feature).
     public func read() throws -> ImportBatch {
-        let raw = try CSVInput.readBytes(path)
-        var utf8: [UInt8]
-        if encoding == .utf8 || (encoding == nil && TextDecoding.firstInvalidUTF8(raw) == nil) {
-            utf8 = try TextDecoding.decode(raw, file: path, encoding: .utf8).bytes
-        } else {
-            utf8 = try TextDecoding.decode(Self.dropEscapedTrailBackslashes(raw), file: path, encoding: .cp932).bytes
-        }
-        let json: Any
+        var records: [SourceRecord]
         do {
-            json = try JSONSerialization.jsonObject(with: Data(utf8))
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-            throw ImportError(file: path, message: "not valid JSON: \(detail)")
-        }
-        guard let root = json as? [String: Any], root["type"] as? String == "FeatureCollection",
-              let features = root["features"] as? [Any] else {
-            throw ImportError(file: path, line: 1, message: "not a GeoJSON FeatureCollection")
-        }
-        let text = String(decoding: utf8, as: UTF8.self)
-        var records: [SourceRecord] = []
-        records.reserveCapacity(features.count)
-        for (i, f) in features.enumerated() {
-            func fail(_ field: String?, _ message: String) -> ImportError {
-                ImportError(file: path, line: Self.lineOfFeature(i, in: text), field: field, message: "feature \(i + 1): \(message)")
-            }
-            guard let feature = f as? [String: Any], let p = feature["properties"] as? [String: Any] else {
-                throw fail(nil, "no properties")
-            }
-            func prop(_ k: String) -> String? {
-                if let s = p[k] as? String { return s }
-                if let n = p[k] as? NSNumber { return n.stringValue }
-                return nil
-            }
-            guard let kindText = prop("N02_002"), let kind = Int(kindText), (1...5).contains(kind) else {
-                throw fail("N02_002", "'\(prop("N02_002") ?? "")' is not an N02 事業者種別 code (1–5)")
-            }
-            guard let name = prop("N02_005"), !name.isEmpty else { throw fail("N02_005", "no station name") }
-            guard let code = prop("N02_005c") else { throw fail("N02_005c", "no station code") }
-            guard let point = Self.meanPoint(feature["geometry"]) else {
-                throw fail("geometry", "not a LineString or Point of coordinates within ±180/±90")
-            }
-            if PositionChecks.isPlaceholder(lat: point.lat, lon: point.lon) {
-                throw fail("geometry", PositionChecks.placeholderMessage)
-            }
-            records.append(SourceRecord(
-                source: SourceRef(dataset: N02CSVImporter.dataset, id: code), name: name,
-                operatorName: prop("N02_004").flatMap { $0.isEmpty ? nil : $0 },
-                serviceClass: kind == 1 ? .shinkansen : .conventional,
-                lines: prop("N02_003").map { [$0] } ?? [], coordinate: point))
+            records = try readFeatures(cp932: encoding == .cp932)
+        } catch is NotUTF8 {
+            records = try readFeatures(cp932: true)
         }
         var batch = ImportBatch(dataset: N02CSVImporter.dataset, records: records)
         batch.edition = N02CSVImporter.edition(path: path)
         return batch
+    }
+
+    /// A feature that is not UTF-8 while the encoding is being detected.
+    private struct NotUTF8: Error {}
+
+    private func readFeatures(cp932: Bool) throws -> [SourceRecord] {
+        let stream = try FileByteStream(path: path)
+        var splitter = GeoJSONFeatureSplitter(file: path, cp932: cp932, limits: limits)
+        var records: [SourceRecord] = []
+        while true {
+            let part = try stream.read(upTo: partSize)
+            if part.isEmpty { break }
+            try splitter.add(part) { bytes, index, line in
+                var utf8 = bytes
+                if cp932 {
+                    do throws(ImportError) { utf8 = try TextDecoding.cp932ToUTF8(bytes, file: path) } catch {
+                        var e = error
+                        e.line = (e.line ?? 1) + line - 1
+                        e.message = "feature \(index + 1): " + e.message
+                        throw e
+                    }
+                } else if let bad = TextDecoding.firstInvalidUTF8(bytes) {
+                    if encoding == nil { throw NotUTF8() }
+                    throw ImportError(file: path, line: line + TextDecoding.lineNumber(bytes, at: bad) - 1,
+                                      message: "feature \(index + 1): invalid UTF-8 byte 0x\(String(bytes[bad], radix: 16, uppercase: true)); use --encoding cp932 if the file is Shift_JIS")
+                }
+                records.append(try record(utf8, index: index, line: line))
+            }
+        }
+        try splitter.finish()
+        return records
+    }
+
+    /// The record of one feature (UTF-8 JSON bytes), the `index`-th (0-based) at `line`.
+    private func record(_ bytes: [UInt8], index i: Int, line: Int) throws(ImportError) -> SourceRecord {
+        func fail(_ field: String?, _ message: String) -> ImportError {
+            ImportError(file: path, line: line, field: field, message: "feature \(i + 1): \(message)")
+        }
+        let f: Any
+        do { f = try JSONSerialization.jsonObject(with: Data(bytes)) } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
+            throw fail(nil, "not valid JSON: \(detail)")
+        }
+        guard let feature = f as? [String: Any], let p = feature["properties"] as? [String: Any] else {
+            throw fail(nil, "no properties")
+        }
+        func prop(_ k: String) -> String? {
+            if let s = p[k] as? String { return s }
+            if let n = p[k] as? NSNumber { return n.stringValue }
+            return nil
+        }
+        guard let kindText = prop("N02_002"), let kind = Int(kindText), (1...5).contains(kind) else {
+            throw fail("N02_002", "'\(prop("N02_002") ?? "")' is not an N02 事業者種別 code (1–5)")
+        }
+        guard let name = prop("N02_005"), !name.isEmpty else { throw fail("N02_005", "no station name") }
+        guard let code = prop("N02_005c") else { throw fail("N02_005c", "no station code") }
+        guard let point = Self.meanPoint(feature["geometry"]) else {
+            throw fail("geometry", "not a LineString or Point of coordinates within ±180/±90")
+        }
+        if PositionChecks.isPlaceholder(lat: point.lat, lon: point.lon) {
+            throw fail("geometry", PositionChecks.placeholderMessage)
+        }
+        return SourceRecord(
+            source: SourceRef(dataset: N02CSVImporter.dataset, id: code), name: name,
+            operatorName: prop("N02_004").flatMap { $0.isEmpty ? nil : $0 },
+            serviceClass: kind == 1 ? .shinkansen : .conventional,
+            lines: prop("N02_003").map { [$0] } ?? [], coordinate: point)
     }
 
     /// Removes the backslash a JSON writer added after a CP932 trail byte 0x5C.
@@ -124,19 +157,5 @@ public struct N02GeoJSONImporter: StationImporter {
         let lat = positions.map { $0[1] }.reduce(0, +) / Double(positions.count)
         let c = Coordinate(lat: lat, lon: lon)
         return c.isValid ? c : nil
-    }
-
-    /// The line on which feature `index` (0-based) starts, found only when reporting an error.
-    static func lineOfFeature(_ index: Int, in text: String) -> Int? {
-        var seen = -1
-        var line = 1
-        var search = text.startIndex
-        while let r = text.range(of: "\"Feature\"", range: search..<text.endIndex) {
-            seen += 1
-            line += text[search..<r.lowerBound].reduce(0) { $0 + ($1 == "\n" ? 1 : 0) }
-            if seen == index { return line }
-            search = r.upperBound
-        }
-        return nil
     }
 }

@@ -8,8 +8,9 @@ public enum DerivationStamp {
     /// Raise when a rule changes what entries are derived from the same rows and tables.
     /// 1: the stamp is first recorded (the newer source's spellings, `StationNames`).
     /// 2: stops listed closed in `StationStatuses` are closed (スカイレール, 日田彦山線 BRT).
-    /// 3: a station `StationReadings` lists keeps only the readings the table gives its name.
-    public static let rulesVersion = 3
+    /// 3: 〜 and ～ fold to one character; 丁目 numerals beyond 九 fold (十一丁目 = 11丁目).
+    /// 4: a station `StationReadings` lists keeps only the readings the table gives its name.
+    public static let rulesVersion = 4
 
     /// `rulesVersion` and a 64-bit FNV-1a digest (hex) of the compiled-in tables, e.g. `1-3f0c…`.
     public static let current: String = {

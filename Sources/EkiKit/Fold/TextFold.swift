@@ -50,15 +50,18 @@ public enum TextFold {
     /// `SearchFold` changes what they return.
     /// 3: the 﨑/崎 and 曾/曽 pairs; an entry's other names written in kana are also its readings.
     /// 4: each part of a name with brackets is also a name (本諫早（諫早市役所前）: 本諫早).
-    public static let foldVersion = 4
+    /// 5: 〜 (U+301C) is ～ (`~`); 丁目 numerals beyond 九 (十一丁目 = 11丁目).
+    public static let foldVersion = 5
 
     /// The one folding that every comparison of station names starts from (the entry rule's
     /// name key, station search, `visit add`'s station lookup and the geocoder's station
     /// gazetteer), so that they agree on which names are one:
     /// 1. NFKC, then NFC (`nfkc`): full-width digits and letters become ASCII (１ → 1), half-width
     ///    kana full-width, U+FA10 塚 and the other compatibility ideographs their unified form.
-    /// 2. A kanji numeral 一–九 right before 丁目 becomes its digit (本町一丁目 = 本町１丁目 =
-    ///    本町1丁目; 萱町六丁目 = 萱町６丁目).
+    ///    ～ (U+FF5E) becomes `~` by NFKC, and so does 〜 (U+301C, the wave dash: the same
+    ///    character as Japanese text writes it on other systems).
+    /// 2. A kanji numeral right before 丁目 becomes its digits (`chomeDigits`: 本町一丁目 =
+    ///    本町１丁目 = 本町1丁目; 本町十一丁目 = 本町11丁目; 萱町六丁目 = 萱町６丁目).
     /// 3. Variant kanji to their standard form (`KanjiVariants`, the table
     ///    `Datasets/kanji-variants.csv`: 麴 → 麹, 髙 → 高, 濱 濵 → 浜, 邊 邉 → 辺, 遙 → 遥,
     ///    檜 → 桧, 鶯 → 鴬, 祗 → 祇, 﨑 → 崎, 曾 → 曽).
@@ -69,14 +72,9 @@ public enum TextFold {
     public static func fold(_ s: String, hiragana: Bool = false) -> String {
         if s.utf8.allSatisfy({ $0 < 0x80 }) { return s }   // ASCII: no step changes it
         var text = nfkc(s)
-        if text.unicodeScalars.contains("\u{4E01}") {        // 丁
-            let numerals: [Character: Character] = ["一": "1", "二": "2", "三": "3", "四": "4", "五": "5",
-                                                    "六": "6", "七": "7", "八": "8", "九": "9"]
-            var chars = Array(text)
-            for i in chars.indices.dropLast(2) where chars[i + 1] == "丁" && chars[i + 2] == "目" {
-                if let d = numerals[chars[i]] { chars[i] = d }
-            }
-            text = String(chars)
+        if text.unicodeScalars.contains("\u{4E01}") { text = chomeDigits(text) }   // 丁
+        if text.unicodeScalars.contains("\u{301C}") {                              // 〜
+            text = String(String.UnicodeScalarView(text.unicodeScalars.map { $0 == "\u{301C}" ? "~" : $0 }))
         }
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text }
         var out = String.UnicodeScalarView()
@@ -93,6 +91,38 @@ public enum TextFold {
             out.append(v)
         }
         return String(out)
+    }
+
+    /// `text` with each kanji numeral written right before 丁目 in digits: 一–九 and 十, up
+    /// to 九十九 (一丁目 → 1丁目, 十丁目 → 10丁目, 十一丁目 → 11丁目, 二十三丁目 → 23丁目).
+    /// A run that is not a number of that form (一一丁目) is left as written.
+    static func chomeDigits(_ text: String) -> String {
+        let digits: [Character: Int] = ["一": 1, "二": 2, "三": 3, "四": 4, "五": 5,
+                                        "六": 6, "七": 7, "八": 8, "九": 9]
+        var chars = Array(text)
+        var i = chars.count - 2
+        while i >= 1 {
+            defer { i -= 1 }
+            guard chars[i] == "丁", chars[i + 1] == "目" else { continue }
+            var start = i
+            while start > 0, digits[chars[start - 1]] != nil || chars[start - 1] == "十" { start -= 1 }
+            let run = chars[start..<i]
+            var value: Int? = nil
+            if let ten = run.firstIndex(of: "十") {
+                let tens = run[run.startIndex..<ten], ones = run[(ten + 1)...]
+                if tens.count <= 1, ones.count <= 1, !ones.contains("十") {
+                    let t = tens.first.map { digits[$0] ?? 0 } ?? 1
+                    let o = ones.first.map { digits[$0] ?? 0 } ?? 0
+                    if t > 0, tens.first != "十", o >= 0 { value = t * 10 + o }
+                }
+            } else if run.count == 1, let d = digits[run[run.startIndex]] {
+                value = d
+            }
+            guard let value else { continue }
+            chars.replaceSubrange(start..<i, with: Array(String(value)))
+            i = start
+        }
+        return String(chars)
     }
 
     /// The match form of a station name, the entry rule's name key: `fold` (NFKC, 丁目

@@ -7,8 +7,9 @@ extension BoundingBox {
     /// the height north and south along the meridian, half the width east and west along the
     /// parallel, using the WGS84 radii of curvature at the centre's latitude (meridian M and
     /// prime vertical N: M·dφ and N·cosφ·dλ metres per radian). Exact along those two lines to
-    /// well under 0.1 % for boxes up to some hundred kilometres. Latitudes are clamped to ±90
-    /// and longitudes to ±180 (not wrapped).
+    /// well under 0.1 % for boxes up to some hundred kilometres. Latitudes are clamped to ±90;
+    /// a box reaching past ±180° of longitude wraps into one across the antimeridian (west >
+    /// east), and one 360° wide or more spans all longitudes.
     public init(around centre: Coordinate, width: Double, height: Double) {
         let e2 = Geodesic.f * (2 - Geodesic.f)
         let phi = centre.lat * .pi / 180
@@ -17,8 +18,14 @@ extension BoundingBox {
         let n = Geodesic.a / w.squareRoot()
         let dLat = height / 2 / m * 180 / .pi
         let dLon = width / 2 / max(n * cos(phi), 1e-9) * 180 / .pi
-        self.init(minLon: max(-180, centre.lon - dLon), minLat: max(-90, centre.lat - dLat),
-                  maxLon: min(180, centre.lon + dLon), maxLat: min(90, centre.lat + dLat))
+        var west = centre.lon - dLon, east = centre.lon + dLon
+        if dLon >= 180 {
+            (west, east) = (-180, 180)
+        } else {
+            if west < -180 { west += 360 }
+            if east > 180 { east -= 360 }
+        }
+        self.init(minLon: west, minLat: max(-90, centre.lat - dLat), maxLon: east, maxLat: min(90, centre.lat + dLat))
     }
 
     /// A box (degrees) that contains every point within `radius` metres (geodesic) of `center`.

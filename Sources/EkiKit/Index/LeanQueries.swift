@@ -26,12 +26,18 @@ public struct StationHit: Hashable, Sendable {
 }
 
 extension SpatialIndex {
-    /// The entries inside `bbox` (edges included; degrees WGS84, RFC 7946 order) in R-tree
-    /// order, written into `hits` (emptied first; its storage is reused, so a caller that keeps
-    /// one array allocates nothing per query once warm). The same entries as `stations(in:)`.
+    /// The entries inside `bbox` (edges included; degrees WGS84, RFC 7946 order; a box across
+    /// the antimeridian is two queries, one per side, `BoundingBox.halves`) in R-tree order,
+    /// written into `hits` (emptied first; its storage is reused, so a caller that keeps one
+    /// array allocates nothing per query once warm). The same entries as `stations(in:)`.
     /// - Throws: `SQLiteError` when a node has to be read and cannot be.
     public func hits(in bbox: BoundingBox, includeClosed: Bool = false, into hits: inout [StationHit]) throws {
         hits.removeAll(keepingCapacity: true)
+        for half in bbox.halves { try appendHits(in: half, includeClosed: includeClosed, to: &hits) }
+    }
+
+    /// Appends the entries inside `bbox` (which does not cross the antimeridian) to `hits`.
+    private func appendHits(in bbox: BoundingBox, includeClosed: Bool, to hits: inout [StationHit]) throws {
         let c = try currentNodeCache()
         let minLon = bbox.minLon, maxLon = bbox.maxLon, minLat = bbox.minLat, maxLat = bbox.maxLat
         var stack = c.takeStack()

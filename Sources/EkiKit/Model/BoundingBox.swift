@@ -1,4 +1,6 @@
 /// An axis-aligned box in degrees WGS84, in RFC 7946 order: minLon, minLat, maxLon, maxLat.
+/// A box whose west edge `minLon` is greater than its east edge `maxLon` crosses the
+/// antimeridian (RFC 7946 §5.2: `177,-20,-178,-16` spans 177° E to 178° W); `halves` splits it.
 public struct BoundingBox: Hashable, Sendable, Codable {
     public var minLon: Double
     public var minLat: Double
@@ -12,10 +14,11 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         self.maxLat = maxLat
     }
 
-    /// Parses `minLon,minLat,maxLon,maxLat` (RFC 7946 order, degrees).
+    /// Parses `minLon,minLat,maxLon,maxLat` (RFC 7946 order, degrees); west > east is a box
+    /// across the antimeridian (refused when `acrossAntimeridian` is false).
     /// - Throws: `BoundingBox.ParseError` when there are not four numbers, a value is out of
-    ///   range, or a minimum exceeds its maximum.
-    public init(parsing text: String) throws(ParseError) {
+    ///   range, minLat exceeds maxLat, or (when not accepted) west exceeds east.
+    public init(parsing text: String, acrossAntimeridian: Bool = true) throws(ParseError) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false)
             .map { $0.trimmingCharacters(in: .whitespaces) }
         guard parts.count == 4 else {
@@ -33,9 +36,23 @@ public struct BoundingBox: Hashable, Sendable, Codable {
               (-90...90).contains(minLat), (-90...90).contains(maxLat) else {
             throw ParseError(text: text, reason: "longitudes must be in -180...180 and latitudes in -90...90")
         }
-        guard minLon <= maxLon, minLat <= maxLat else {
-            throw ParseError(text: text, reason: "minimum greater than maximum (order is minLon,minLat,maxLon,maxLat)")
+        guard minLat <= maxLat else {
+            throw ParseError(text: text, reason: "minLat greater than maxLat (order is minLon,minLat,maxLon,maxLat)")
         }
+        guard minLon <= maxLon || acrossAntimeridian else {
+            throw ParseError(text: text, reason: "minLon greater than maxLon (a box across 180°) is not accepted here")
+        }
+    }
+
+    /// True when the box crosses the antimeridian (west edge `minLon` > east edge `maxLon`).
+    public var crossesAntimeridian: Bool { minLon > maxLon }
+
+    /// The box as boxes that do not cross the antimeridian: itself, or for one that does, its
+    /// part from `minLon` to 180 and its part from -180 to `maxLon`.
+    public var halves: [BoundingBox] {
+        guard crossesAntimeridian else { return [self] }
+        return [BoundingBox(minLon: minLon, minLat: minLat, maxLon: 180, maxLat: maxLat),
+                BoundingBox(minLon: -180, minLat: minLat, maxLon: maxLon, maxLat: maxLat)]
     }
 
     public struct ParseError: Error, CustomStringConvertible, Sendable {
@@ -44,14 +61,19 @@ public struct BoundingBox: Hashable, Sendable, Codable {
         public var description: String { "invalid bbox '\(text)': \(reason)" }
     }
 
-    /// True when the point lies inside or on the edge of the box.
+    /// True when the point lies inside or on the edge of the box (on either side of 180° for
+    /// a box that crosses it).
     public func contains(_ c: Coordinate) -> Bool {
-        c.lon >= minLon && c.lon <= maxLon && c.lat >= minLat && c.lat <= maxLat
+        let inLon = crossesAntimeridian ? c.lon >= minLon || c.lon <= maxLon : c.lon >= minLon && c.lon <= maxLon
+        return inLon && c.lat >= minLat && c.lat <= maxLat
     }
 
-    /// The centre of the box.
+    /// The centre of the box (for one across 180°, the middle of its span, in -180...180).
     public var center: Coordinate {
-        Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2)
+        guard crossesAntimeridian else { return Coordinate(lat: (minLat + maxLat) / 2, lon: (minLon + maxLon) / 2) }
+        var lon = (minLon + maxLon + 360) / 2
+        if lon > 180 { lon -= 360 }
+        return Coordinate(lat: (minLat + maxLat) / 2, lon: lon)
     }
 }
 

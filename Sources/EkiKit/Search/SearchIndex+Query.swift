@@ -166,7 +166,10 @@ struct SearchRun {
         var join: SQL = ""
         if let b = options.bbox {
             join = "CROSS JOIN search_entry e ON e.fid = p.fid"
-            filter.append(" AND e.lon >= \(b.minLon) AND e.lat >= \(b.minLat) AND e.lon <= \(b.maxLon) AND e.lat <= \(b.maxLat)")
+            // Across the antimeridian (west > east), either side of 180°.
+            filter.append(b.crossesAntimeridian
+                ? " AND (e.lon >= \(b.minLon) OR e.lon <= \(b.maxLon)) AND e.lat >= \(b.minLat) AND e.lat <= \(b.maxLat)"
+                : " AND e.lon >= \(b.minLon) AND e.lat >= \(b.minLat) AND e.lon <= \(b.maxLon) AND e.lat <= \(b.maxLat)")
         }
         var limit = need == Int.max ? -1 : max(need, 16)
         while true {

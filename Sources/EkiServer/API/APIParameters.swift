@@ -8,20 +8,28 @@ struct APIError: Error {
     var message: APIMessage
     /// More members of the error object (`index`, `field` of a refused sync change).
     var extra: [(String, JSONValue)] = []
+    /// The methods the route takes, for a 405's `Allow` header.
+    var allow: [String] = []
 
-    init(_ status: Int, _ code: String, _ message: APIMessage, extra: [(String, JSONValue)] = []) {
+    init(_ status: Int, _ code: String, _ message: APIMessage, extra: [(String, JSONValue)] = [], allow: [String] = []) {
         self.status = status
         self.code = code
         self.message = message
         self.extra = extra
+        self.allow = allow
     }
 
     static func bad(_ message: APIMessage) -> APIError { APIError(400, "bad_request", message) }
 
     func response(_ language: Language) -> HTTPResponse {
-        guard !extra.isEmpty else { return .error(status, code, message.text(language)) }
-        let object = JSONValue.object([("error", .string(code)), ("message", .string(message.text(language)))] + extra)
-        return .json(object.text(), status: status)
+        var r: HTTPResponse
+        if extra.isEmpty {
+            r = .error(status, code, message.text(language))
+        } else {
+            r = .json(JSONValue.object([("error", .string(code)), ("message", .string(message.text(language)))] + extra).text(), status: status)
+        }
+        if !allow.isEmpty { r.headers.append(("Allow", allow.joined(separator: ", "))) }
+        return r
     }
 }
 
@@ -71,7 +79,7 @@ struct APIParameters {
 
     func bbox(_ name: String = "bbox") throws(APIError) -> BoundingBox? {
         guard let v = values[name] else { return nil }
-        do { return try BoundingBox(parsing: v) } catch { throw .bad(.bbox(error)) }
+        do { return try BoundingBox(parsing: v, acrossAntimeridian: false) } catch { throw .bad(.bbox(error)) }
     }
 
     /// `filter=all|visited|unvisited` (全駅 / 乗下車済駅のみ / 未乗下車駅のみ), default all.

@@ -81,15 +81,18 @@ final class MapAPI: @unchecked Sendable {
     func route(_ r: HTTPRequest) throws -> HTTPResponse {
         let path = r.rawPath
         if path.hasPrefix("/api/") {
-            let get = r.method == "GET" || r.method == "HEAD"
-            func only(_ ok: Bool) throws(APIError) {
-                if !ok { throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path)) }
+            // `only(...)` refuses any other method with 405, its `Allow` naming the route's own.
+            let get = ["GET", "HEAD"], post = ["POST"]
+            func only(_ methods: [String]) throws(APIError) {
+                if !methods.contains(r.method) {
+                    throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path), allow: methods)
+                }
             }
-            if path == "/api/login" { try only(r.method == "POST"); return try login(r) }
+            if path == "/api/login" { try only(post); return try login(r) }
             let caller = try caller(r)
             switch path {
             case "/api/session": try only(get); return sessionInfo(caller)
-            case "/api/logout": try only(r.method == "POST"); try checkWrite(r, caller); return try logout(r, caller)
+            case "/api/logout": try only(post); try checkWrite(r, caller); return try logout(r, caller)
             case "/api/bbox": try only(get); return try bbox(r, caller)
             case "/api/nearest": try only(get); return try nearest(r, caller)
             case "/api/search": try only(get); return try search(r, caller)
@@ -102,11 +105,11 @@ final class MapAPI: @unchecked Sendable {
             case "/api/line": try only(get); return try line(r, caller)
             case "/api/linework": try only(get); return try linework(r)
             case "/api/snapshot": try only(get); return try snapshot(r)
-            case "/api/visits": try only(r.method == "POST"); try checkWrite(r, caller); return try addVisit(r, caller)
-            case "/api/sync": try only(r.method == "POST"); try checkWrite(r, caller); return try sync(r, caller)
+            case "/api/visits": try only(post); try checkWrite(r, caller); return try addVisit(r, caller)
+            case "/api/sync": try only(post); try checkWrite(r, caller); return try sync(r, caller)
             default:
                 if path.hasPrefix("/api/visits/") {
-                    try only(r.method == "DELETE")
+                    try only(["DELETE"])
                     try checkWrite(r, caller)
                     return try removeVisit(r, caller, id: String(path.dropFirst("/api/visits/".count)))
                 }
@@ -114,7 +117,7 @@ final class MapAPI: @unchecked Sendable {
             }
         }
         guard r.method == "GET" || r.method == "HEAD" else {
-            throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path))
+            throw APIError(405, "method_not_allowed", .methodNotAllowed(r.method, path: path), allow: ["GET", "HEAD"])
         }
         if path == "/login" { return try loginPage(r) }
         if path == "/" || path == "/index.html" {

@@ -54,10 +54,9 @@ public struct HTTPResponse: Sendable {
     public static func json(_ text: String, status: Int = 200) -> HTTPResponse { json(Array(text.utf8), status: status) }
 
     /// `{"error": code, "message": message}` with `status` (400, 403, 404, 405, 413, 500, …).
+    /// (A 405's `Allow` header is the route's: `APIError.allow`.)
     public static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
-        var r = json("{\"error\":\(JSONBytes.quoted(code)),\"message\":\(JSONBytes.quoted(message))}", status: status)
-        if status == 405 { r.headers.append(("Allow", "GET, POST, DELETE")) }
-        return r
+        json("{\"error\":\(JSONBytes.quoted(code)),\"message\":\(JSONBytes.quoted(message))}", status: status)
     }
 }
 

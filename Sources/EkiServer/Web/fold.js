@@ -6,7 +6,7 @@
 'use strict';
 
 const searchFold = (() => {
-  const foldVersion = 4;
+  const foldVersion = 5;
   let kanji = new Map();  // variant -> standard form (KanjiVariants)
 
   const isASCII = (s) => /^[\x00-\x7f]*$/.test(s);
@@ -14,19 +14,25 @@ const searchFold = (() => {
   // NFKC, then NFC (TextFold.nfkc).
   function nfkc(s) { return isASCII(s) ? s : s.normalize('NFKC').normalize('NFC'); }
 
-  const numerals = { 一: '1', 二: '2', 三: '3', 四: '4', 五: '5', 六: '6', 七: '7', 八: '8', 九: '9' };
+  const numerals = { 一: 1, 二: 2, 三: 3, 四: 4, 五: 5, 六: 6, 七: 7, 八: 8, 九: 9 };
 
-  // TextFold.fold: NFKC, 丁目 numerals, variant kanji, ヶ ヵ → ケ, ッ → ツ, katakana → hiragana.
+  // TextFold.chomeDigits: a kanji numeral up to 九十九 right before 丁目 in digits.
+  function chomeDigits(text) {
+    return text.replace(/([一二三四五六七八九十]+)(?=丁目)/g, (run) => {
+      const ten = run.indexOf('十');
+      if (ten < 0) return run.length === 1 ? String(numerals[run]) : run;
+      const tens = run.slice(0, ten), ones = run.slice(ten + 1);
+      if (tens.length > 1 || ones.length > 1 || ones === '十') return run;
+      return String((tens ? numerals[tens] : 1) * 10 + (ones ? numerals[ones] : 0));
+    });
+  }
+
+  // TextFold.fold: NFKC, 〜 → ~, 丁目 numerals, variant kanji, ヶ ヵ → ケ, ッ → ツ, katakana → hiragana.
   function fold(s, hiragana = false) {
     if (isASCII(s)) return s;
     let text = nfkc(s);
-    if (text.includes('丁')) {
-      const chars = [...text];
-      for (let i = 0; i + 2 < chars.length; i++) {
-        if (chars[i + 1] === '丁' && chars[i + 2] === '目' && numerals[chars[i]]) chars[i] = numerals[chars[i]];
-      }
-      text = chars.join('');
-    }
+    if (text.includes('丁')) text = chomeDigits(text);
+    if (text.includes('〜')) text = text.replace(/〜/g, '~');
     if (isASCII(text)) return text;
     let out = '';
     for (const ch of text) {
