@@ -90,7 +90,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiAccounts", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiAccounts", "EkiPhotos", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
                                                         "EkiRender", "EkiTestSupport"]),
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),

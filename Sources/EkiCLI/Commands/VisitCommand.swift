@@ -2,7 +2,7 @@ import EkiKit
 import EkiImport
 import Foundation
 
-/// `eki visit add|list|rm|check|export|import|share|config|sync`: the visit log (乗下車記録).
+/// `eki visit add|list|rm|check|export|import|share|config|sync|photo`: the visit log (乗下車記録).
 struct VisitCommand: Command {
     static let summary = "record visits (乗下車記録): add, list, rm, check, export, import, share"
     static let help = """
@@ -17,6 +17,8 @@ struct VisitCommand: Command {
            eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en] [--rules oritsubushi|all]
            eki visit config [transfer-counts [yes|no] | counting-rules [oritsubushi|all]]
            eki visit sync URL --token-file F [--cacert PEM]
+           eki visit photo add VISIT_ID FILE... | list VISIT_ID [--format table|json]
+                           | rm PHOTO_ID | get PHOTO_ID [-o FILE] [--thumb]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
     station database never touches it. Visits refer to stations by key.
@@ -55,10 +57,10 @@ struct VisitCommand: Command {
                one visit per station, date and kind). --token-file F holds an API token
                from `eki user token NAME` (never given on the command line); --cacert PEM
                trusts a self-signed server's certificate.
-    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(Self.photoHelp)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
 
-    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync"]
+    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync", "photo"]
 
     let sub: String
     let args: Arguments
@@ -79,10 +81,15 @@ struct VisitCommand: Command {
         case "export": ["format"]
         case "import": ["format", "encoding", "from"]
         case "sync": ["token-file", "cacert"]
+        case "photo": ["format", "o"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
-                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : [])
+                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"] : [])
+        if sub == "photo" {
+            try Self.checkPhotoArguments(args)
+            return
+        }
         let positionals: ClosedRange<Int> = switch sub {
         case "add", "import", "sync": 1...1
         case "rm": 1...Int.max
@@ -113,6 +120,7 @@ struct VisitCommand: Command {
         case "import": return try importFile()
         case "share": return try share()
         case "sync": return try sync()
+        case "photo": return try photo()
         default: return try config()
         }
     }

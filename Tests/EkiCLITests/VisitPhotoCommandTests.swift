@@ -1,0 +1,93 @@
+import EkiCLI
+import EkiKit
+import EkiPhotos
+import EkiTestSupport
+import Foundation
+import Testing
+
+/// `eki visit photo add|list|rm|get` on a log of two visits, with images libvips makes.
+@Suite(.serialized) struct VisitPhotoCommandTests {
+    let dir = TestPaths.temporaryDirectory()
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// A log with visits 1 (小田原, 2019-08-13) and 2 (東京, undated); its path.
+    func log() throws -> String {
+        let visits = path("visits.sqlite")
+        let log = try VisitLog(path: visits)
+        try log.add(Visit(stationKey: "jr-central/s/小田原", date: try VisitDate(parsing: "2019-08-13"), note: "こだま"))
+        try log.add(Visit(stationKey: "jr-east/c/東京"))
+        return visits
+    }
+
+    func write(_ bytes: [UInt8], _ name: String) throws -> String {
+        try Data(bytes).write(to: URL(fileURLWithPath: path(name)))
+        return path(name)
+    }
+
+    @Test func addListGetRemove() throws {
+        let visits = try log()
+        let jpg = try write(try PhotoProcessor.sample(width: 2400, height: 1600), "IMG_0001.jpg")
+        let png = try write(try PhotoProcessor.sample(width: 900, height: 1200, format: "png"), "ticket.png")
+        let add = eki(["visit", "photo", "add", "1", jpg, png, "--visits", visits])
+        #expect(add.status == 0, "\(add.err)")
+        let stored = try VisitLog(path: visits, create: false).photos(of: 1)
+        #expect(stored.map { [Int($0.id), $0.width, $0.height] } == [[1, 1600, 1067], [2, 900, 1200]])
+        #expect(add.out == "photo 1: visit 1, 1600×1067, \(stored[0].bytes) bytes (\(jpg))\n"
+                         + "photo 2: visit 1, 900×1200, \(stored[1].bytes) bytes (\(png))\n")
+
+        let json = eki(["visit", "photo", "list", "1", "--format", "json", "--visits", visits])
+        #expect(json.out == "[{\"id\":1,\"visit_id\":1,\"width\":1600,\"height\":1067,\"bytes\":\(stored[0].bytes)},"
+                          + "{\"id\":2,\"visit_id\":1,\"width\":900,\"height\":1200,\"bytes\":\(stored[1].bytes)}]\n")
+        #expect(eki(["visit", "photo", "list", "2", "--format", "json", "--visits", visits]).out == "[]\n")
+        let table = eki(["visit", "photo", "list", "1", "--visits", visits])
+        #expect(table.out.hasSuffix("(2 photos)\n"))
+
+        let out = path("out.jpg"), thumb = path("thumb.jpg")
+        #expect(eki(["visit", "photo", "get", "1", "-o", out, "--visits", visits]).status == 0)
+        #expect(eki(["visit", "photo", "get", "1", "-o", thumb, "--thumb", "--visits", visits]).status == 0)
+        let log = try VisitLog(path: visits, create: false)
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: out))) == log.photoBytes(id: 1))
+        let t = try PhotoProcessor().process([UInt8](Data(contentsOf: URL(fileURLWithPath: thumb))), source: "thumb")
+        #expect((t.width, t.height) == (480, 320))
+
+        #expect(eki(["visit", "photo", "rm", "2", "--visits", visits]).out == "removed photo 2 of visit 1\n")
+        let again = eki(["visit", "photo", "rm", "2", "--visits", visits])
+        #expect(again.status == 1 && again.err == "eki visit: no photo with id 2\n")
+        // Removing the visit removes its photos.
+        #expect(eki(["visit", "rm", "1", "--visits", visits]).status == 0)
+        #expect(try VisitLog(path: visits, create: false).allPhotos().isEmpty)
+        let gone = eki(["visit", "photo", "get", "1", "-o", out, "--visits", visits])
+        #expect(gone.status == 1 && gone.err == "eki visit: no photo with id 1\n")
+    }
+
+    @Test func badInputNamesTheFileAndLeavesTheLogUnchanged() throws {
+        let visits = try log()
+        let good = try write(try PhotoProcessor.sample(width: 800, height: 600), "good.jpg")
+        #expect(eki(["visit", "photo", "add", "2", good, "--visits", visits]).status == 0)
+        let jpeg = try PhotoProcessor.sample(width: 1200, height: 900)
+        // A PNG whose header says 100,000 × 100,000 (IHDR, one tiny IDAT, IEND).
+        let bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 0x08, 0x02, 0x00, 0x00, 0x00, 0x27, 0x30, 0x9C, 0x9F, 0x00, 0x00, 0x00, 0x09, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x5E, 0xFF, 0x7D, 0xF9, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
+        let cases: [(String, [UInt8], String)] = [
+            ("cut.jpg", Array(jpeg.prefix(jpeg.count / 2)), "cut.jpg: the image cannot be read ("),
+            ("bomb.png", bomb, "bomb.png: the image says it is 100000 × 100000 pixels, more than the 120-megapixel limit"),
+            ("notes.txt", Array("小田原で乗り換え\n".utf8), "notes.txt: not an image (JPEG, PNG, WebP or HEIC expected)"),
+            ("empty.jpg", [], "empty.jpg: the file is empty (0 bytes)"),
+        ]
+        let before = try Data(contentsOf: URL(fileURLWithPath: visits))
+        for (name, bytes, message) in cases {
+            let file = try write(bytes, name)
+            let r = eki(["visit", "photo", "add", "1", good, file, "--visits", visits])
+            #expect(r.status == 1, "\(name)")
+            #expect(r.err.hasPrefix("eki visit: \(file.replacingOccurrences(of: name, with: ""))\(message)"), "\(r.err)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: visits)) == before, "\(name)")
+        }
+        let noVisit = eki(["visit", "photo", "add", "99", good, "--visits", visits])
+        #expect(noVisit.status == 1 && noVisit.err == "eki visit: no visit with id 99\n")
+        let missing = eki(["visit", "photo", "add", "1", path("nope.jpg"), "--visits", visits])
+        #expect(missing.status == 1 && missing.err == "eki visit: \(path("nope.jpg")): cannot read the file\n")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: visits)) == before)
+        #expect(try VisitLog(path: visits, create: false).allPhotos().map(\.visitID) == [2])
+        #expect(eki(["visit", "photo", "add", "1", "--visits", visits]).status == 64)
+        #expect(eki(["visit", "photo", "list", "x", "--visits", visits]).err == "eki visit: visit photo list: 'x' is not a visit id\n")
+    }
+}
