@@ -69,6 +69,8 @@ public struct PhotoError: Error, CustomStringConvertible, Sendable, Equatable {
         case timedOut(seconds: Double)
         /// Still over `PhotoLimits.maxOutputBytes` at the floor size and lowest quality.
         case tooLargeAtFloor(bytes: Int, limit: Int, longSide: Int)
+        /// Bytes given as a stored photo (an archive) that are not one, and why.
+        case notAStoredPhoto(String)
     }
     /// The file (or upload) name the error is about.
     public var source: String
@@ -97,6 +99,7 @@ public struct PhotoError: Error, CustomStringConvertible, Sendable, Equatable {
             return "\(source): the image says it is \(w) × \(h) pixels, more than the \(l / 1_000_000)-megapixel limit"
         case .broken(let why): return "\(source): the image cannot be read (\(why))"
         case .timedOut(let s): return "\(source): decoding took longer than \(s) s and was stopped"
+        case .notAStoredPhoto(let why): return "\(source): not a photo as EkiKit stores them (\(why))"
         case .tooLargeAtFloor(let b, let l, let side):
             return "\(source): still \(b) bytes at \(side) px and the lowest quality (limit \(l) bytes)"
         }
@@ -201,6 +204,28 @@ public struct PhotoProcessor: Sendable {
             }
         }
         throw fail(.tooLargeAtFloor(bytes: smallest, limit: limits.maxOutputBytes, longSide: limits.floorLongSide))
+    }
+
+    /// Checks bytes that claim to be a stored photo or thumbnail (from an archive, stored as
+    /// they are): a JPEG whose header says `width` × `height`, its long side ≤ `longSide`,
+    /// at most `maxOutputBytes`, with no APP1–APP15 or comment segment (no metadata).
+    /// - Throws: `PhotoError` (`.notAStoredPhoto` with the reason) naming `source`.
+    public func checkStored(_ jpeg: [UInt8], width: Int, height: Int, longSide: Int, source: String) throws(PhotoError) {
+        func fail(_ why: String) -> PhotoError { PhotoError(source: source, reason: .notAStoredPhoto(why)) }
+        guard jpeg.count <= limits.maxOutputBytes else { throw fail("\(jpeg.count) bytes, over \(limits.maxOutputBytes)") }
+        guard max(width, height) <= longSide else { throw fail("\(width) × \(height) px, longer than \(longSide) px") }
+        guard jpeg.starts(with: [0xFF, 0xD8]) else { throw fail("not a JPEG") }
+        var i = 2
+        while i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] != 0xDA {
+            let m = jpeg[i + 1]
+            if (0xE1...0xEF).contains(m) || m == 0xFE { throw fail(String(format: "it holds metadata (marker 0xFF%02X)", m)) }
+            if m == 0xC0 || m == 0xC2, i + 9 <= jpeg.count {
+                let h = Int(jpeg[i + 5]) << 8 | Int(jpeg[i + 6]), w = Int(jpeg[i + 7]) << 8 | Int(jpeg[i + 8])
+                guard (w, h) == (width, height) else { throw fail("it is \(w) × \(h) px, not \(width) × \(height)") }
+            }
+            i += 2 + (Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3]))
+        }
+        guard i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] == 0xDA else { throw fail("no image data") }
     }
 
     private static func retained(_ image: UnsafeMutablePointer<VipsImage>) -> UnsafeMutablePointer<VipsImage>? {

@@ -1,4 +1,5 @@
 import EkiCLI
+import EkiImport
 import EkiKit
 import EkiPhotos
 import EkiTestSupport
@@ -89,5 +90,65 @@ import Testing
         #expect(try VisitLog(path: visits, create: false).allPhotos().map(\.visitID) == [2])
         #expect(eki(["visit", "photo", "add", "1", "--visits", visits]).status == 64)
         #expect(eki(["visit", "photo", "list", "x", "--visits", visits]).err == "eki visit: visit photo list: 'x' is not a visit id\n")
+    }
+}
+
+/// `eki visit export --with-photos FILE.zip` and `eki visit import FILE.zip`.
+@Suite(.serialized) struct VisitPhotoArchiveTests {
+    let dir = TestPaths.temporaryDirectory()
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    @Test func exportImportRoundTripsByteForByte() throws {
+        let a = path("a.sqlite"), b = path("b.sqlite")
+        let log = try VisitLog(path: a)
+        let v1 = try log.add(Visit(stationKey: "jr-central/s/小田原", date: try VisitDate(parsing: "2019-08-13"), note: "こだま"))
+        let v2 = try log.add(Visit(stationKey: "jr-east/c/東京"))
+        let processor = PhotoProcessor()
+        func stored(_ w: Int, _ h: Int) throws -> NewVisitPhoto {
+            let p = try processor.process(try PhotoProcessor.sample(width: w, height: h), source: "sample")
+            return NewVisitPhoto(jpeg: p.jpeg, width: p.width, height: p.height, thumbnail: p.thumbnail,
+                                 thumbnailWidth: p.thumbnailWidth, thumbnailHeight: p.thumbnailHeight)
+        }
+        try log.addPhotos([try stored(2000, 1500), try stored(700, 900)], to: v1.id)
+        try log.addPhotos([try stored(1200, 800)], to: v2.id)
+
+        let zipA = path("a.zip"), zipB = path("b.zip")
+        let export = eki(["visit", "export", "--with-photos", zipA, "--visits", a])
+        #expect(export.status == 0, "\(export.err)")
+        let size = try Data(contentsOf: URL(fileURLWithPath: zipA)).count
+        #expect(export.out == "\(zipA): 2 visits, 3 photos, \(size) bytes\n")
+
+        let imported = eki(["visit", "import", zipA, "--keep-orphans", "--visits", b, "--db", path("none.gpkg")])
+        #expect(imported.status == 0, "\(imported.err)")
+        #expect(imported.out == "\(zipA): 2 visits: 2 added, 0 already present, 0 conflicts, 0 renumbered\n"
+                              + "\(zipA): 3 photos: 3 added, 0 already present, 0 skipped (their visit not imported)\n")
+        let logB = try VisitLog(path: b, create: false)
+        #expect(try logB.allPhotos() == (try log.allPhotos()))
+        for p in try log.allPhotos() {
+            #expect(try logB.photoBytes(id: p.id) == (try log.photoBytes(id: p.id)))
+            #expect(try logB.photoBytes(id: p.id, thumbnail: true) == (try log.photoBytes(id: p.id, thumbnail: true)))
+        }
+        #expect(eki(["visit", "export", "--with-photos", zipB, "--visits", b]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zipA)) == Data(contentsOf: URL(fileURLWithPath: zipB)))
+
+        // Again: nothing new.
+        let again = eki(["visit", "import", zipA, "--keep-orphans", "--visits", b, "--db", path("none.gpkg")])
+        #expect(again.out.hasSuffix("\(zipA): 3 photos: 0 added, 3 already present, 0 skipped (their visit not imported)\n"))
+        #expect(try VisitLog(path: b, create: false).allPhotos().count == 3)
+    }
+
+    @Test func anArchivedPhotoWithMetadataIsRefused() throws {
+        let jpeg = try PhotoProcessor().process(try PhotoProcessor.sample(width: 800, height: 600), source: "s")
+        let tagged = [0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x08] + Array("Exif\0\0".utf8) + jpeg.jpeg.dropFirst(2)
+        let zip = path("tagged.zip")
+        try VisitArchive.write(visits: [Visit(id: 1, stationKey: "jr-east/c/東京")], photos: [
+            ArchivedVisitPhoto(id: 1, visitID: 1, photo: NewVisitPhoto(jpeg: tagged, width: 800, height: 600, thumbnail: jpeg.thumbnail,
+                                                                       thumbnailWidth: 480, thumbnailHeight: 360)),
+        ], to: zip)
+        let b = path("b.sqlite")
+        let r = eki(["visit", "import", zip, "--keep-orphans", "--visits", b, "--db", path("none.gpkg")])
+        #expect(r.status == 1)
+        #expect(r.err == "eki visit: \(zip)/photos/1.jpg: not a photo as EkiKit stores them (it holds metadata (marker 0xFFE1))\n")
+        #expect(!FileManager.default.fileExists(atPath: b))
     }
 }

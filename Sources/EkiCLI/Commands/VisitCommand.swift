@@ -11,7 +11,7 @@ struct VisitCommand: Command {
            eki visit list [--since D] [--until D] [--by year|month]
            eki visit rm ID...
            eki visit check
-           eki visit export [--format csv|json]
+           eki visit export [--format csv|json] [--with-photos FILE.zip]
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932] [--keep-orphans] [--dry-run]
            eki visit import --from oritsubushi FILE [--keep-orphans] [--dry-run]
            eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en] [--rules oritsubushi|all]
@@ -42,6 +42,8 @@ struct VisitCommand: Command {
       check    resolves every recorded key (through the alias table of merged entries) and
                lists orphaned keys; orphans are kept, never dropped. Exit 1 when any.
       export   writes the log to stdout: CSV (id,station,date,kind,note; the default) or JSON.
+               --with-photos FILE.zip writes the visits (JSON) and every photo, byte for
+               byte, to one zip file instead; `import FILE.zip` reads it back.
     \(Self.importHelp)
       share    a plain-text summary to paste into a message: visits by day, runs of days
                without visits collapsed (記録のない日), completion figures at the end; in
@@ -78,7 +80,7 @@ struct VisitCommand: Command {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list": ["since", "until", "by"]
         case "share": ["since", "until", "png", "lang", "rules"]
-        case "export": ["format"]
+        case "export": ["format", "with-photos"]
         case "import": ["format", "encoding", "from"]
         case "sync": ["token-file", "cacert"]
         case "photo": ["format", "o"]
@@ -262,9 +264,20 @@ struct VisitCommand: Command {
 
     func export() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
+        if let zip = args["with-photos"] {
+            guard exchangeFormatIsJSONOrUnset else { throw UsageError("visit export --with-photos writes JSON; --format csv does not apply") }
+            try OutputPath.checkFolder(of: zip)
+            let visits = try log.visits(), photos = try log.archivedPhotos()
+            try VisitArchive.write(visits: visits, photos: photos, to: zip)
+            let size = (try? FileManager.default.attributesOfItem(atPath: zip)[.size] as? NSNumber)?.intValue ?? 0
+            console.out("\(zip): \(visits.count) visits, \(photos.count) photos, \(size) bytes\n")
+            return 0
+        }
         console.out(VisitExchange.encode(try log.visits(), format: try exchangeFormat() ?? .csv))
         return 0
     }
+
+    var exchangeFormatIsJSONOrUnset: Bool { args["format"] == nil || args["format"]?.lowercased() == "json" }
 
     func quoted(_ s: String?) -> String { s.map { "“\($0)”" } ?? "(none)" }
 

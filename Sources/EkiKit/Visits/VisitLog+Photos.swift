@@ -64,7 +64,7 @@ extension VisitLog {
     package static func installPhotoSchema(in db: Database) throws { try db.execute(photoTables) }
 
     /// Whether this file has the photo tables (a read-only log of an older version has none).
-    private func hasPhotos() throws -> Bool {
+    func hasPhotosTable() throws -> Bool {
         try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'visit_photos'") == 1
     }
 
@@ -93,7 +93,7 @@ extension VisitLog {
 
     /// The photos of visit `visitID`, in the order they were added (empty when none).
     public func photos(of visitID: Int64) throws -> [VisitPhoto] {
-        guard try hasPhotos() else { return [] }
+        guard try hasPhotosTable() else { return [] }
         let s = try db.prepare("SELECT \(Self.photoColumns) FROM visit_photos WHERE owner = ? AND visit_id = ? ORDER BY id")
         try s.bind([.int(owner), .int(visitID)])
         var out: [VisitPhoto] = []
@@ -103,7 +103,7 @@ extension VisitLog {
 
     /// Every photo of the owner, by visit then id.
     public func allPhotos() throws -> [VisitPhoto] {
-        guard try hasPhotos() else { return [] }
+        guard try hasPhotosTable() else { return [] }
         let s = try db.prepare("SELECT \(Self.photoColumns) FROM visit_photos WHERE owner = ? ORDER BY visit_id, id")
         try s.bind([.int(owner)])
         var out: [VisitPhoto] = []
@@ -113,7 +113,7 @@ extension VisitLog {
 
     /// The photo with `id`, or nil (another owner's photo is nil too).
     public func photo(id: Int64) throws -> VisitPhoto? {
-        guard try hasPhotos() else { return nil }
+        guard try hasPhotosTable() else { return nil }
         let s = try db.prepare("SELECT \(Self.photoColumns) FROM visit_photos WHERE owner = ? AND id = ?")
         try s.bind([.int(owner), .int(id)])
         return try s.step() ? Self.photo(from: s) : nil
@@ -121,7 +121,7 @@ extension VisitLog {
 
     /// The JPEG bytes of photo `id` (its thumbnail with `thumbnail`), or nil when the owner has none.
     public func photoBytes(id: Int64, thumbnail: Bool = false) throws -> [UInt8]? {
-        guard try hasPhotos() else { return nil }
+        guard try hasPhotosTable() else { return nil }
         let s = try db.prepare("SELECT \(thumbnail ? "thumb" : "jpeg") FROM visit_photos WHERE owner = ? AND id = ?")
         try s.bind([.int(owner), .int(id)])
         return try s.step() ? s.blob(0) : nil
@@ -139,12 +139,14 @@ extension VisitLog {
         }
     }
 
-    /// Inside the caller's transaction: stores photo bytes exactly as exported (an import).
-    func insertPhoto(_ p: NewVisitPhoto, visitID: Int64) throws -> Int64 {
+    /// Inside the caller's transaction: stores photo bytes exactly as exported (an import),
+    /// under `id` when given.
+    @discardableResult
+    func insertPhoto(_ p: NewVisitPhoto, visitID: Int64, id: Int64?) throws -> Int64 {
         try db.cached("""
-            INSERT INTO visit_photos (owner, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([.int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
+            INSERT INTO visit_photos (id, owner, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb, created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).run([id.map(SQLValue.int) ?? .null, .int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
                       .int(Int64(p.thumbnailWidth)), .int(Int64(p.thumbnailHeight)), .blob(p.thumbnail),
                       .int(VisitTimestamp.now().milliseconds)])
         return db.lastInsertRowID
@@ -153,5 +155,64 @@ extension VisitLog {
     private static func photo(from s: Statement) -> VisitPhoto {
         VisitPhoto(id: s.int64(0), visitID: s.int64(1), width: Int(s.int64(2)), height: Int(s.int64(3)), bytes: Int(s.int64(4)),
                    thumbnailWidth: Int(s.int64(5)), thumbnailHeight: Int(s.int64(6)))
+    }
+}
+
+/// A photo with its ids as a visit archive holds them (`EkiImport.VisitArchive`).
+public struct ArchivedVisitPhoto: Sendable {
+    /// The photo's id, and its visit's id, in the log it was exported from.
+    public var id: Int64
+    public var visitID: Int64
+    public var photo: NewVisitPhoto
+
+    public init(id: Int64, visitID: Int64, photo: NewVisitPhoto) {
+        self.id = id
+        self.visitID = visitID
+        self.photo = photo
+    }
+}
+
+extension VisitLog {
+    /// Every photo of the owner with its bytes, by visit then id (for an archive).
+    public func archivedPhotos() throws -> [ArchivedVisitPhoto] {
+        guard try hasPhotosTable() else { return [] }
+        let s = try db.prepare("""
+            SELECT id, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb FROM visit_photos
+            WHERE owner = ? ORDER BY visit_id, id
+            """)
+        try s.bind([.int(owner)])
+        var out: [ArchivedVisitPhoto] = []
+        while try s.step() {
+            out.append(ArchivedVisitPhoto(id: s.int64(0), visitID: s.int64(1), photo: NewVisitPhoto(
+                jpeg: s.blob(4), width: Int(s.int64(2)), height: Int(s.int64(3)), thumbnail: s.blob(7),
+                thumbnailWidth: Int(s.int64(5)), thumbnailHeight: Int(s.int64(6)))))
+        }
+        return out
+    }
+
+    /// `merge(_:stations:)` and the archive's photos in the same transaction. Each photo goes
+    /// with the visit its `visitID` names among `incoming` (the id as exported), found in the
+    /// log by station, date and kind once merged; it keeps its id when the log has no photo
+    /// with that id. A photo whose visit the log already holds with the same bytes is already
+    /// present; one whose visit is not among `incoming` is skipped.
+    /// - Returns: the merge report and how many photos were added, already present and skipped.
+    /// - Throws: `SQLiteError` (nothing is written).
+    public func merge(_ incoming: [Visit], photos: [ArchivedVisitPhoto], stations: [String: Station] = [:])
+        throws -> (visits: VisitMergeReport, photosAdded: Int, photosPresent: Int, photosSkipped: Int) {
+        try db.transaction {
+            let report = try mergeRows(incoming, stations: stations)
+            let byID = Dictionary(incoming.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            var added = 0, present = 0, skipped = 0
+            for p in photos {
+                guard let v = byID[p.visitID], let held = try visit(matching: v) else { skipped += 1; continue }
+                let same = try db.scalarInt("SELECT count(*) FROM visit_photos WHERE owner = ? AND visit_id = ? AND jpeg = ?",
+                                            [.int(owner), .int(held.id), .blob(p.photo.jpeg)]) ?? 0
+                if same > 0 { present += 1; continue }
+                let idFree = try db.scalarInt("SELECT count(*) FROM visit_photos WHERE id = ?", [.int(p.id)]) == 0
+                try insertPhoto(p.photo, visitID: held.id, id: idFree ? p.id : nil)
+                added += 1
+            }
+            return (report, added, present, skipped)
+        }
     }
 }

@@ -278,7 +278,12 @@ public final class VisitLog {
     /// found again after a later source renames its station, as an added one is.
     /// - Throws: `SQLiteError` (nothing is written).
     public func merge(_ incoming: [Visit], stations: [String: Station] = [:]) throws -> VisitMergeReport {
-        try db.transaction {
+        try db.transaction { try mergeRows(incoming, stations: stations) }
+    }
+
+    /// `merge` inside the caller's transaction.
+    func mergeRows(_ incoming: [Visit], stations: [String: Station]) throws -> VisitMergeReport {
+        do {
             for (key, station) in stations.sorted(by: { $0.key < $1.key }) { try writeSources(of: station, forKey: key) }
             var report = VisitMergeReport()
             for v in incoming {
