@@ -96,7 +96,7 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiPhotosTests", dependencies: ["EkiPhotos"]),
         .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts", "EkiKit", "EkiSQLite", "EkiTestSupport"]),
-        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiPhotos", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
                                                            "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
     ],
