@@ -48,6 +48,8 @@ public struct ProcessedPhoto: Sendable {
     public var thumbnailHeight: Int
     /// The input's format as its loader names it (`jpeg`, `png`, `webp`, `heif`).
     public var sourceFormat: String
+    /// Seconds spent making and encoding the thumbnail (monotonic clock; for benchmarks).
+    public var thumbnailSeconds: Double = 0
 }
 
 /// Why a file was refused; `description` names the file.
@@ -195,12 +197,14 @@ public struct PhotoProcessor: Sendable {
                 let jpeg = try Self.jpeg(image, quality: q, fail: fail)
                 smallest = min(smallest, jpeg.count)
                 guard jpeg.count <= limits.maxOutputBytes else { continue }
+                let started = g_get_monotonic_time()
                 guard let thumb = eki_vips_thumbnail_image(image, Int32(limits.thumbnailLongSide)) else { throw fail(.broken(Self.lastError())) }
                 defer { g_object_unref(thumb) }
                 let thumbJPEG = try Self.jpeg(thumb, quality: limits.qualities.first ?? 80, fail: fail)
                 return ProcessedPhoto(jpeg: jpeg, width: Int(vips_image_get_width(image)), height: Int(vips_image_get_height(image)),
                                       quality: q, thumbnail: thumbJPEG, thumbnailWidth: Int(vips_image_get_width(thumb)),
-                                      thumbnailHeight: Int(vips_image_get_height(thumb)), sourceFormat: format)
+                                      thumbnailHeight: Int(vips_image_get_height(thumb)), sourceFormat: format,
+                                      thumbnailSeconds: Double(g_get_monotonic_time() - started) / 1_000_000)
             }
         }
         throw fail(.tooLargeAtFloor(bytes: smallest, limit: limits.maxOutputBytes, longSide: limits.floorLongSide))
