@@ -9,8 +9,13 @@
 /* Starts libvips once per process: untrusted loaders (those libvips marks as not safe for
    hostile input, e.g. ImageMagick, OpenSlide, Matlab) are blocked and the operation cache is off
    (each photo is seen once; the cache would only hold memory). */
+static void eki_vips_quiet(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+}
+/* libvips's own warnings ("error in tile …") are not printed: the error that follows names the file. */
 static inline int eki_vips_start(void) {
     if (VIPS_INIT("eki")) return -1;
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING, eki_vips_quiet, NULL);
     vips_block_untrusted_set(TRUE);
     vips_cache_set_max(0);
     return 0;

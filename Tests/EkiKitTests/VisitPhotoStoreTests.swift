@@ -70,3 +70,21 @@ import Testing
         #expect(try log.allPhotos().isEmpty)
     }
 }
+
+extension VisitPhotoStoreTests {
+    @Test func oneVisitRecordedTwiceKeepsThePhotosOfBoth() throws {
+        let log = try VisitLog(path: TestPaths.temporaryDirectory().appendingPathComponent("v.sqlite").path)
+        let date = try VisitDate(parsing: "2019-08-13")
+        let mine = try log.add(Visit(stationKey: "jr-central/s/小田原", date: date, uid: "ffffffff-0000-4000-8000-000000000000",
+                                     updatedAt: VisitTimestamp(milliseconds: 1_700_000_000_000)))
+        let p = try log.addPhotos([Self.photo(7)], to: mine.id)[0]
+        // Another device recorded the same visit under a smaller uid: that uid stays, this row goes.
+        let theirs = VisitChange(uid: "00000000-0000-4000-8000-000000000000", stationKey: "jr-central/s/小田原", date: date,
+                                 updatedAt: VisitTimestamp(milliseconds: 1_700_000_001_000))
+        _ = try log.sync([theirs], since: nil)
+        let kept = try #require(try log.visit(uid: theirs.uid))
+        #expect(try log.visit(uid: mine.uid) == nil)
+        #expect(try log.photos(of: kept.id).map(\.id) == [p.id])
+        #expect(try log.photoBytes(id: p.id) == Self.photo(7).jpeg)
+    }
+}

@@ -152,6 +152,21 @@ extension VisitLog {
         return db.lastInsertRowID
     }
 
+    /// Inside the caller's transaction: the ids of the photos of the live visit `uid`, taken off
+    /// it (visit id 0, no visit) so that removing its row leaves them; empty when none.
+    func detachPhotos(ofUID uid: String) throws -> [Int64] {
+        guard try hasPhotosTable(), let v = try visit(uid: uid) else { return [] }
+        let ids = try photos(of: v.id).map(\.id)
+        try db.prepare("UPDATE visit_photos SET visit_id = 0 WHERE owner = ? AND visit_id = ?").run([.int(owner), .int(v.id)])
+        return ids
+    }
+
+    /// Inside the caller's transaction: gives the photos `ids` to visit `visitID`.
+    func attachPhotos(_ ids: [Int64], to visitID: Int64) throws {
+        let s = try db.prepare("UPDATE visit_photos SET visit_id = ? WHERE owner = ? AND id = ?")
+        for id in ids { try s.run([.int(visitID), .int(owner), .int(id)]) }
+    }
+
     private static func photo(from s: Statement) -> VisitPhoto {
         VisitPhoto(id: s.int64(0), visitID: s.int64(1), width: Int(s.int64(2)), height: Int(s.int64(3)), bytes: Int(s.int64(4)),
                    thumbnailWidth: Int(s.int64(5)), thumbnailHeight: Int(s.int64(6)))
