@@ -232,6 +232,29 @@ public struct PhotoProcessor: Sendable {
         guard i + 4 <= jpeg.count, jpeg[i] == 0xFF, jpeg[i + 1] == 0xDA else { throw fail("no image data") }
     }
 
+    /// The pixels of a JPEG (or any image this build reads) as 8-bit sRGB, 3 bytes a pixel, rows
+    /// top to bottom, for drawing a stored thumbnail elsewhere (the share picture).
+    /// - Throws: `PhotoError.broken` when it cannot be decoded; `.tooManyPixels` over `maxPixels`.
+    public func decodeRGB(_ bytes: [UInt8], source: String) throws(PhotoError) -> (width: Int, height: Int, rgb: [UInt8]) {
+        func fail(_ r: PhotoError.Reason) -> PhotoError { PhotoError(source: source, reason: r) }
+        guard Self.started, !bytes.isEmpty else { throw fail(.empty) }
+        let result: Result<(Int, Int, [UInt8]), PhotoError> = bytes.withUnsafeBytes { raw in
+            guard let image = eki_vips_header(raw.baseAddress, raw.count) else { return .failure(fail(.broken(Self.lastError()))) }
+            defer { g_object_unref(image) }
+            let (w, h) = (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))
+            guard w * h <= limits.maxPixels else { return .failure(fail(.tooManyPixels(width: w, height: h, limit: limits.maxPixels))) }
+            guard let srgb = eki_vips_srgb(image) else { return .failure(fail(.broken(Self.lastError()))) }
+            defer { g_object_unref(srgb) }
+            var size = 0
+            guard let mem = vips_image_write_to_memory(srgb, &size) else { return .failure(fail(.broken(Self.lastError()))) }
+            defer { g_free(mem) }
+            guard size == w * h * 3 else { return .failure(fail(.broken("\(size) bytes for \(w) × \(h) RGB"))) }
+            return .success((w, h, Array(UnsafeRawBufferPointer(start: mem, count: size))))
+        }
+        let (w, h, rgb) = try result.get()
+        return (w, h, rgb)
+    }
+
     private static func retained(_ image: UnsafeMutablePointer<VipsImage>) -> UnsafeMutablePointer<VipsImage>? {
         g_object_ref(image)
         return image

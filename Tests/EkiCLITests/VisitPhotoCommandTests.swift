@@ -2,6 +2,7 @@ import EkiCLI
 import EkiImport
 import EkiKit
 import EkiPhotos
+import EkiRender
 import EkiTestSupport
 import Foundation
 import Testing
@@ -150,5 +151,41 @@ import Testing
         #expect(r.status == 1)
         #expect(r.err == "eki visit: \(zip)/photos/1.jpg: not a photo as EkiKit stores them (it holds metadata (marker 0xFFE1))\n")
         #expect(!FileManager.default.fileExists(atPath: b))
+    }
+}
+
+/// `eki visit share --png FILE --photos`: each day's thumbnails beside its rows.
+@Suite(.serialized) struct VisitSharePhotosTests {
+    let dir = TestPaths.temporaryDirectory()
+    func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    @Test func thumbnailsStandBesideTheirDay() throws {
+        let db = sampleDatabase(in: dir), visits = path("visits.sqlite")
+        for args in [["jr-east/c/小田原", "--date", "2019-08-13", "--kind", "board"],
+                     ["jr-central/s/小田原", "--date", "2019-08-13", "--kind", "alight", "--note", "こだま"],
+                     ["jr-east/c/東京", "--date", "2019-08-20"]] {
+            #expect(eki(["visit", "add"] + args + ["--db", db, "--visits", visits]).status == 0)
+        }
+        let a = path("a.jpg"), b = path("b.png")
+        try Data(try PhotoProcessor.sample(width: 1600, height: 1200)).write(to: URL(fileURLWithPath: a))
+        try Data(try PhotoProcessor.sample(width: 900, height: 1200, format: "png")).write(to: URL(fileURLWithPath: b))
+        #expect(eki(["visit", "photo", "add", "1", a, b, "--visits", visits]).status == 0)
+        #expect(eki(["visit", "photo", "add", "2", a, "--visits", visits]).status == 0)
+        #expect(eki(["visit", "photo", "add", "3", b, "--visits", visits]).status == 0)
+
+        let plain = path("plain.png"), withPhotos = path("photos.png")
+        let r0 = eki(["visit", "share", "--png", plain, "--db", db, "--visits", visits])
+        let r1 = eki(["visit", "share", "--png", withPhotos, "--photos", "--db", db, "--visits", visits])
+        #expect(r0.status == 0 && r1.status == 0, "\(r0.err)\(r1.err)")
+        #expect(!r0.out.contains("photo"))
+        // 13 August: its visits' three photos; 20 August: one.
+        #expect(r1.out.hasSuffix(", 4 photos\n"), "\(r1.out)")
+        let p0 = try PNGImage(path: plain), p1 = try PNGImage(path: withPhotos)
+        #expect(p1.width == 780 && p1.height >= p0.height)
+        // The thumbnails' column (84 px a thumbnail beside the 16 px margin, at 2×): coloured pixels.
+        let white = RGB(hex: 0xFFFFFF)
+        func coloured(_ p: PNGImage) -> Int { p.count(differingFrom: white, x: 780 - 32 - 168, y: 0, width: 168, height: p.height) }
+        #expect(coloured(p1) - coloured(p0) > 4 * 168 * 126 * 8 / 10, "\(coloured(p1)) vs \(coloured(p0))")
+        #expect(eki(["visit", "share", "--photos", "--db", db, "--visits", visits]).status == 64)
     }
 }

@@ -14,7 +14,7 @@ struct VisitCommand: Command {
            eki visit export [--format csv|json] [--with-photos FILE.zip]
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932] [--keep-orphans] [--dry-run]
            eki visit import --from oritsubushi FILE [--keep-orphans] [--dry-run]
-           eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en] [--rules oritsubushi|all]
+           eki visit share [--since D] [--until D] [--png FILE [--photos]] [--lang ja|en] [--rules oritsubushi|all]
            eki visit config [transfer-counts [yes|no] | counting-rules [oritsubushi|all]]
            eki visit sync URL --token-file F [--cacert PEM]
            eki visit photo add VISIT_ID FILE... | list VISIT_ID [--format table|json]
@@ -49,7 +49,8 @@ struct VisitCommand: Command {
                without visits collapsed (記録のない日), completion figures at the end; in
                Japanese, or English with --lang en. --png FILE draws the same summary as a
                picture for phones (780 px wide) with a map of the period's stations, and
-               prints the file and its size instead.
+               prints the file and its size instead; --photos puts up to 3 thumbnails of
+               each day's visits beside its rows.
       config   shows or sets the log's settings: transfer-counts (default yes) and
                counting-rules (oritsubushi, the default: suspended stations do not count in
                n/m; or all), the rules stats, lines, line and share use without --rules.
@@ -87,7 +88,8 @@ struct VisitCommand: Command {
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
-                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"] : [])
+                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"]
+                                 : sub == "share" ? ["photos"] : [])
         if sub == "photo" {
             try Self.checkPhotoArguments(args)
             return
@@ -103,6 +105,7 @@ struct VisitCommand: Command {
                              : sub == "sync" ? "visit sync: one argument too many (not repeated here: it may be a token; give the token with --token-file F)"
                              : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
         }
+        if args.has("photos") && args["png"] == nil { throw UsageError("visit share: --photos draws into the picture: give --png FILE") }
         _ = try range()
         _ = try exchangeFormat()
         _ = try LanguageOption.parse(args)
@@ -287,7 +290,8 @@ struct VisitCommand: Command {
         let rules = args["rules"] == nil ? nil : try CountingOption.rules(args)
         let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args), rules: rules)
         if let png = args["png"] {
-            return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, console: console)
+            return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, photos: args.has("photos"),
+                                           console: console)
         }
         console.out(summary.text)
         return 0
