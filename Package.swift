@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "EkiImport", targets: ["EkiImport"]),
         // Geocoding over HTTP: adds libcurl.
         .library(name: "EkiGeocoding", targets: ["EkiGeocoding"]),
+        // Photos of visits: adds libvips.
+        .library(name: "EkiPhotos", targets: ["EkiPhotos"]),
         // Map pictures (PNG): adds cairo and Pango.
         .library(name: "EkiRender", targets: ["EkiRender"]),
         .executable(name: "eki", targets: ["eki"]),
@@ -39,6 +41,8 @@ let package = Package(
                        providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG", pkgConfig: "libpng",
                        providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
+                       providers: [.apt(["libvips-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev"])]),
 
@@ -60,17 +64,21 @@ let package = Package(
         // Map pictures: Web Mercator, offline basemap, pins, labels (cairo + Pango); the only
         // target that calls cairo or Pango (zlib encodes the PNGs).
         .target(name: "EkiRender", dependencies: ["EkiKit", "CCairo", "CPangoCairo", "CPNG"]),
+        // Photos of visits: checked, decoded, turned upright, shrunk and re-encoded without metadata
+        // (libvips; the only target that calls CVips). Apart from EkiKit so that the core library
+        // does not bring libvips and its image libraries; EkiKit stores the bytes it makes.
+        .target(name: "EkiPhotos", dependencies: ["CVips"]),
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
         // Accounts: people, password hashes, sessions, API tokens and their visits in one SQLite
         // file; login limits (libsodium; the only caller of CSodium).
         .target(name: "EkiAccounts", dependencies: ["EkiKit", "EkiSQLite", "CSodium"]),
-        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiGeocoding", "EkiRender", "CMicroHTTPD", "CCompression"],
+        .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiPhotos", "EkiGeocoding", "EkiRender", "CMicroHTTPD", "CCompression"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
-        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiAccounts", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
+        .target(name: "EkiCLI", dependencies: ["EkiKit", "EkiAccounts", "EkiPhotos", "EkiImport", "EkiGeocoding", "EkiServer", "EkiRender"]),
         .executableTarget(name: "eki", dependencies: ["EkiCLI"]),
         // Every in-process benchmark, run by the scripts in Scripts/bench/ (not part of the product).
-        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiRender", "EkiAccounts", "EkiServer"]),
+        .executableTarget(name: "eki-bench", dependencies: ["EkiKit", "EkiPhotos", "EkiSQLite", "EkiImport", "EkiRender", "EkiAccounts", "EkiServer"]),
 
         // For the test targets only: ../shared and its real data (read and imported once), skip
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
@@ -82,12 +90,13 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiGeocodingTests", dependencies: ["EkiKit", "EkiGeocoding", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiAccounts", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiCLITests", dependencies: ["EkiCLI", "EkiAccounts", "EkiPhotos", "EkiKit", "EkiSQLite", "EkiImport", "EkiGeocoding",
                                                         "EkiRender", "EkiTestSupport"]),
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "EkiPhotosTests", dependencies: ["EkiPhotos"]),
         .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts", "EkiKit", "EkiSQLite", "EkiTestSupport"]),
-        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
+        .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiPhotos", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
                                                            "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),
     ],

@@ -8,7 +8,8 @@ import Foundation
 /// File: `application_id` 0x454B4941 (`EKIA`), `user_version` 1, WAL; tables `users (id, name,
 /// password_hash, created_at)`, `sessions (digest, user_id, csrf, created_at, last_seen)`,
 /// `api_tokens (digest, user_id, created_at, last_used)`, and the visit log's tables
-/// (`VisitLog.installSchema`) whose rows carry the user id as their `owner`. Times are whole
+/// (`VisitLog.installSchema`, photos included; a file made before photos gains their tables when
+/// opened for writing) whose rows carry the user id as their `owner`. Times are whole
 /// seconds since 1970 UTC. Session ids and API tokens are stored only as their BLAKE2b-256 digest
 /// (`SecretToken.digest`): a copy of the file does not let anyone log in. Every write is one
 /// transaction. A new file is made readable by its owner only (mode 0600).
@@ -89,6 +90,9 @@ public final class AccountStore {
             }
         } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
             throw AccountError.notAnAccountsFile(path)
+        } else if !isReadOnly {
+            // A file made before photos: their (empty) tables, once (`IF NOT EXISTS`).
+            try db.transaction { try VisitLog.installPhotoSchema(in: db) }
         }
     }
 

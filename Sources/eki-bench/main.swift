@@ -9,6 +9,7 @@
 //   eki-bench render  --db D.gpkg [--runs 5]                   (bench-render.sh; RenderBench.swift)
 //   eki-bench clusters --db D.gpkg [--queries 2000] [--visited 1000]  (bench-clusters.sh; ClustersBench.swift)
 //   eki-bench login   --db D.gpkg [--runs 20] [--seconds 20]  (bench-login.sh; LoginBench.swift)
+//   eki-bench photo   --out DIR [--runs 5]                     (bench-photo.sh; PhotoBench.swift)
 //
 // All but search print one JSON object on stdout; search prints tables for people. Query sets
 // and reference answers for `queries` come from Scripts/bench/make_queries.py (the peers'
@@ -29,8 +30,9 @@ do {
     case "render": try runRender(Array(args.dropFirst()))
     case "clusters": try runClusters(Array(args.dropFirst()))
     case "login": try runLogin(Array(args.dropFirst()))
+    case "photo": try runPhoto(Array(args.dropFirst()))
     default:
-        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search|render|clusters|login … (see Scripts/bench/)\n".utf8))
+        FileHandle.standardError.write(Data("usage: eki-bench import|rtree|queries|osm|search|render|clusters|login|photo … (see Scripts/bench/)\n".utf8))
         exit(64)
     }
 } catch let error as BenchUsageError {

@@ -149,6 +149,25 @@ import Testing
         #expect(try store.visits(of: 1).count() == 0)
     }
 
+    @Test func addWithVisitsBringsTheLogsPhotosAndRmTakesThemAway() throws {
+        let dir = TestPaths.temporaryDirectory()
+        let accounts = dir.appendingPathComponent("accounts.sqlite").path
+        let logPath = dir.appendingPathComponent("visits.sqlite").path
+        let log = try VisitLog(path: logPath)
+        let v = try log.add(Visit(stationKey: "jr-east/c/小田原", date: try VisitDate(parsing: "2019-08-13")))
+        let jpeg: [UInt8] = [0xFF, 0xD8, 1, 2, 3, 0xFF, 0xD9]
+        try log.addPhotos([NewVisitPhoto(jpeg: jpeg, width: 1600, height: 1200, thumbnail: [0xFF, 0xD8, 0xFF, 0xD9],
+                                         thumbnailWidth: 480, thumbnailHeight: 360)], to: v.id)
+        let add = eki(["user", "add", "alice", "--accounts", accounts, "--visits", logPath], stdin: "long enough\n")
+        #expect(add.out == "added user alice (id 1, 1 visits and 1 photos from \(logPath)) to \(accounts)\n", "\(add.err)")
+        let hers = try AccountStore(path: accounts, create: false).visits(of: 1)
+        let photos = try hers.allPhotos()
+        let bytes = try hers.photoBytes(id: photos[0].id)
+        #expect(photos.count == 1 && bytes == jpeg)
+        #expect(eki(["user", "rm", "alice", "--accounts", accounts]).status == 0)
+        #expect(try AccountStore(path: accounts, create: false).visits(of: 1).allPhotos().isEmpty)
+    }
+
     static var today: String {
         let f = DateFormatter()
         f.locale = Locale(identifier: "en_US_POSIX")

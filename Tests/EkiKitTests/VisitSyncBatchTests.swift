@@ -77,7 +77,7 @@ import Testing
         #expect(try log.lastSequence() == 2)
         // The id of the removed visit is still not reused.
         #expect(try log.add(Visit(stationKey: "x/c/new")).id == 4)
-        #expect(try Database(path: path, readOnly: true).scalarInt("PRAGMA user_version") == 2)
+        #expect(try Database(path: path, readOnly: true).scalarInt("PRAGMA user_version") == 3)
         // Opening again changes nothing.
         #expect(try VisitLog(path: path).visits().map(\.uid) == (try log.visits().map(\.uid)))
     }

@@ -8,7 +8,8 @@ import Testing
 /// `browser/map_screen.py` (issue 24: 390x844 and 1280x800, clusters, layers from a loopback tile
 /// server, bars, overlap, stacks, languages), `browser/lines_panel.py` (the 路線 panel) and
 /// `browser/offline_sync.py` (issue 25: log in, the installed page offline, visits synced between
-/// two browser profiles). One browser at a time.
+/// two browser profiles), `browser/photo_card.py` (issue 27: a visit's photo as its card's
+/// background, the memo above it). One browser at a time.
 @Suite(.serialized) struct BrowserTests {
     static let python = "/usr/bin/python3"
     static let chromium = "/usr/bin/chromium"
@@ -115,5 +116,16 @@ import Testing
         #expect(r.text.contains("all checks passed"))
         #expect(r.text.contains("offline search = /api/search: 小田原 name prefix 5"))
         #expect(r.text.contains("first pins offline from the service worker:"))
+    }
+
+    @Test(.enabled(if: browserReady, "needs Debian's chromium, chromium-driver and python3-selenium"),
+          .enabled(if: realData, "needs ../shared/datasets (N02-23 and station_database)"),
+          .enabled(if: ekiBinary != nil, "needs the built eki executable beside the tests (swift build)"))
+    func aPhotoOnTheStationScreenIsItsVisitCardsBackground() throws {
+        let r = try run("photo_card.py")
+        #expect(r.status == 0, "\(r.text)")
+        #expect(r.text.contains("all checks passed"))
+        #expect(r.text.contains("ok   「メモを追加」 on the visit without a memo"))
+        #expect(FileManager.default.fileExists(atPath: r.out + "/photo-card.png"))
     }
 }

@@ -18,7 +18,8 @@ struct UserCommand: Command {
       add       makes an account. NAME: 1–32 ASCII letters, digits, '.', '_' or '-' (case does
                 not tell names apart). The password (at least 8 characters) is asked twice on a
                 terminal, else read from the first line of --password-file F or of standard input.
-                --visits PATH gives the account an existing visit log (its visits are merged in).
+                --visits PATH gives the account an existing visit log (its visits are merged in,
+                with their photos).
       passwd    sets a new password; every session of the account ends (tokens stay).
       rm        removes the account with its sessions, tokens and visits.
       list      every account: id, created, sessions, tokens, visits.
@@ -97,8 +98,9 @@ struct UserCommand: Command {
         var imported = ""
         if let source {
             do {
-                let report = try store.visits(of: user.id).merge(try source.visits())
-                imported = ", \(report.added.count) visits from \(source.path)"
+                // The log's photos come along with their visits, in the same transaction.
+                let r = try store.visits(of: user.id).merge(try source.visits(), photos: try source.archivedPhotos())
+                imported = ", \(r.visits.added.count) visits\(r.photosAdded > 0 ? " and \(r.photosAdded) photos" : "") from \(source.path)"
             } catch {
                 _ = try? store.removeUser(name: name)   // the user is not kept without the visits asked for
                 throw error

@@ -2,7 +2,7 @@ import EkiKit
 import EkiImport
 import Foundation
 
-/// `eki visit add|list|rm|check|export|import|share|config|sync`: the visit log (乗下車記録).
+/// `eki visit add|list|rm|check|export|import|share|config|sync|photo`: the visit log (乗下車記録).
 struct VisitCommand: Command {
     static let summary = "record visits (乗下車記録): add, list, rm, check, export, import, share"
     static let help = """
@@ -11,12 +11,14 @@ struct VisitCommand: Command {
            eki visit list [--since D] [--until D] [--by year|month]
            eki visit rm ID...
            eki visit check
-           eki visit export [--format csv|json]
+           eki visit export [--format csv|json] [--with-photos FILE.zip]
            eki visit import FILE [--format csv|json] [--encoding utf-8|cp932] [--keep-orphans] [--dry-run]
            eki visit import --from oritsubushi FILE [--keep-orphans] [--dry-run]
-           eki visit share [--since D] [--until D] [--png FILE] [--lang ja|en] [--rules oritsubushi|all]
+           eki visit share [--since D] [--until D] [--png FILE [--photos]] [--lang ja|en] [--rules oritsubushi|all]
            eki visit config [transfer-counts [yes|no] | counting-rules [oritsubushi|all]]
            eki visit sync URL --token-file F [--cacert PEM]
+           eki visit photo add VISIT_ID FILE... | list VISIT_ID [--format table|json]
+                           | rm PHOTO_ID | get PHOTO_ID [-o FILE] [--thumb]
 
     The visit log is its own SQLite file, apart from the station database, so rebuilding the
     station database never touches it. Visits refer to stations by key.
@@ -40,12 +42,15 @@ struct VisitCommand: Command {
       check    resolves every recorded key (through the alias table of merged entries) and
                lists orphaned keys; orphans are kept, never dropped. Exit 1 when any.
       export   writes the log to stdout: CSV (id,station,date,kind,note; the default) or JSON.
+               --with-photos FILE.zip writes the visits (JSON) and every photo, byte for
+               byte, to one zip file instead; `import FILE.zip` reads it back.
     \(Self.importHelp)
       share    a plain-text summary to paste into a message: visits by day, runs of days
                without visits collapsed (記録のない日), completion figures at the end; in
                Japanese, or English with --lang en. --png FILE draws the same summary as a
                picture for phones (780 px wide) with a map of the period's stations, and
-               prints the file and its size instead.
+               prints the file and its size instead; --photos puts up to 3 thumbnails of
+               each day's visits beside its rows.
       config   shows or sets the log's settings: transfer-counts (default yes) and
                counting-rules (oritsubushi, the default: suspended stations do not count in
                n/m; or all), the rules stats, lines, line and share use without --rules.
@@ -55,10 +60,10 @@ struct VisitCommand: Command {
                one visit per station, date and kind). --token-file F holds an API token
                from `eki user token NAME` (never given on the command line); --cacert PEM
                trusts a self-signed server's certificate.
-    \(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(Self.photoHelp)\(VisitOptions.pathHelp)\(DatabaseOption.help)
     """
 
-    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync"]
+    static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync", "photo"]
 
     let sub: String
     let args: Arguments
@@ -76,13 +81,19 @@ struct VisitCommand: Command {
         case "add": ["date", "kind", "note", "operator", "class", "near"]
         case "list": ["since", "until", "by"]
         case "share": ["since", "until", "png", "lang", "rules"]
-        case "export": ["format"]
+        case "export": ["format", "with-photos"]
         case "import": ["format", "encoding", "from"]
         case "sync": ["token-file", "cacert"]
+        case "photo": ["format", "o"]
         default: []
         }
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
-                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : [])
+                             flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"]
+                                 : sub == "share" ? ["photos"] : [])
+        if sub == "photo" {
+            try Self.checkPhotoArguments(args)
+            return
+        }
         let positionals: ClosedRange<Int> = switch sub {
         case "add", "import", "sync": 1...1
         case "rm": 1...Int.max
@@ -94,6 +105,7 @@ struct VisitCommand: Command {
                              : sub == "sync" ? "visit sync: one argument too many (not repeated here: it may be a token; give the token with --token-file F)"
                              : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
         }
+        if args.has("photos") && args["png"] == nil { throw UsageError("visit share: --photos draws into the picture: give --png FILE") }
         _ = try range()
         _ = try exchangeFormat()
         _ = try LanguageOption.parse(args)
@@ -113,6 +125,7 @@ struct VisitCommand: Command {
         case "import": return try importFile()
         case "share": return try share()
         case "sync": return try sync()
+        case "photo": return try photo()
         default: return try config()
         }
     }
@@ -254,9 +267,20 @@ struct VisitCommand: Command {
 
     func export() throws -> Int32 {
         let log = try VisitOptions.openForReading(visitsPath, console: console)
+        if let zip = args["with-photos"] {
+            guard exchangeFormatIsJSONOrUnset else { throw UsageError("visit export --with-photos writes JSON; --format csv does not apply") }
+            try OutputPath.checkFolder(of: zip)
+            let visits = try log.visits(), photos = try log.archivedPhotos()
+            try VisitArchive.write(visits: visits, photos: photos, to: zip)
+            let size = (try? FileManager.default.attributesOfItem(atPath: zip)[.size] as? NSNumber)?.intValue ?? 0
+            console.out("\(zip): \(visits.count) visits, \(photos.count) photos, \(size) bytes\n")
+            return 0
+        }
         console.out(VisitExchange.encode(try log.visits(), format: try exchangeFormat() ?? .csv))
         return 0
     }
+
+    var exchangeFormatIsJSONOrUnset: Bool { args["format"] == nil || args["format"]?.lowercased() == "json" }
 
     func quoted(_ s: String?) -> String { s.map { "“\($0)”" } ?? "(none)" }
 
@@ -266,7 +290,8 @@ struct VisitCommand: Command {
         let rules = args["rules"] == nil ? nil : try CountingOption.rules(args)
         let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args), rules: rules)
         if let png = args["png"] {
-            return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, console: console)
+            return try VisitSharePNG.write(summary, log: log, store: store, range: range(), to: png, photos: args.has("photos"),
+                                           console: console)
         }
         console.out(summary.text)
         return 0

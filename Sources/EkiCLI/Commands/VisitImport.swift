@@ -1,5 +1,6 @@
 import EkiImport
 import EkiKit
+import EkiPhotos
 import Foundation
 
 /// `eki visit import`: an exchange file (CSV / JSON) or, with `--from oritsubushi`, the database
@@ -8,7 +9,9 @@ extension VisitCommand {
     static let importHelp = """
           import   merges a file written by export (format from the extension or content) in one
                    transaction: the same station, date and kind is the same visit (a different
-                   note is a conflict; the log's note is kept); ids are kept when free.
+                   note is a conflict; the log's note is kept); ids are kept when free. A zip
+                   from `export --with-photos` brings its photos too, byte for byte (each
+                   checked to be a photo as stored: JPEG, no metadata), in the same transaction.
                    A file saved again by a spreadsheet reads too: UTF-8 (with or without
                    BOM) or CP932, detected as `eki import` does (--encoding says which),
                    CRLF, dates like 2019/8/13 and 2019年8月13日. Each station is checked
@@ -34,8 +37,15 @@ extension VisitCommand {
             guard from == "oritsubushi" else { throw UsageError("--from must be oritsubushi, got '\(from)'") }
             return try importOritsubushi(file)
         }
-        guard let data = FileManager.default.contents(atPath: file) else {
+        guard var data = FileManager.default.contents(atPath: file) else {
             throw VisitExchangeError(file: file, location: "", message: "cannot read the file")
+        }
+        var photos: [ArchivedVisitPhoto]? = nil
+        if VisitArchive.isArchive(path: file, head: [UInt8](data.prefix(4))) {
+            let archive = try VisitArchive.read(path: file)
+            try checkArchivedPhotos(archive.photos, file: file)
+            data = Data(archive.visitsJSON)
+            photos = archive.photos
         }
         // UTF-8 (BOM dropped) or CP932, detected as `eki import` does: what a spreadsheet saves.
         var encoding: TextEncoding? = nil
@@ -46,7 +56,7 @@ extension VisitCommand {
         let bytes = [UInt8](data)
         try VisitExchange.checkFieldBytes(bytes, file: file)   // a 50 MB note stops before decoding
         let text = String(decoding: try TextDecoding.decode(bytes, file: file, encoding: encoding).bytes, as: UTF8.self)
-        let format = try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
+        let format = photos != nil ? .json : try exchangeFormat() ?? VisitExchange.detectFormat(path: file, text: text)
         let rows = try VisitExchange.decodeRows(text, format: format, file: file)
         let keepOrphans = args.has("keep-orphans")
         var visits = rows.map(\.visit), stations: [String: Station] = [:], notes = ""
@@ -73,12 +83,32 @@ extension VisitCommand {
             }
         }
         if args.has("dry-run") {
-            console.out(notes + "\(file): \(visits.count) visits; dry run: nothing written\n")
+            console.out(notes + "\(file): \(visits.count) visits\(photos.map { ", \($0.count) photos" } ?? ""); dry run: nothing written\n")
+            return 0
+        }
+        if let photos {
+            let r = try VisitLog(path: visitsPath).merge(visits, photos: photos, stations: stations)
+            console.out(notes + summary(file, incoming: visits.count, r.visits)
+                        + "\(file): \(photos.count) photos: \(r.photosAdded) added, \(r.photosPresent) already present, "
+                        + "\(r.photosSkipped) skipped (their visit not imported)\n")
             return 0
         }
         let report = try VisitLog(path: visitsPath).merge(visits, stations: stations)
         console.out(notes + summary(file, incoming: visits.count, report))
         return 0
+    }
+
+    /// Every photo of an archive is a photo as stored (JPEG, the stated size, no metadata):
+    /// its bytes are kept as they are, so they are checked before anything is written.
+    func checkArchivedPhotos(_ photos: [ArchivedVisitPhoto], file: String) throws {
+        let processor = PhotoProcessor()
+        let limits = processor.limits
+        for p in photos {
+            try processor.checkStored(p.photo.jpeg, width: p.photo.width, height: p.photo.height, longSide: limits.longSide,
+                                      source: "\(file)/photos/\(p.id).jpg")
+            try processor.checkStored(p.photo.thumbnail, width: p.photo.thumbnailWidth, height: p.photo.thumbnailHeight,
+                                      longSide: limits.thumbnailLongSide, source: "\(file)/photos/\(p.id)-thumb.jpg")
+        }
     }
 
     /// The station database to check imported visits against; nil (unchecked) only with

@@ -1,12 +1,13 @@
 import EkiSQLite
 import Foundation
 
-/// Upgrading a version-1 visit log (no uids, no tombstones, one owner) to version 2.
+/// Upgrading an older visit log: version 1 (no uids, no tombstones, one owner) to 2, and
+/// version 2 (no photos) to 3.
 extension VisitLog {
     /// Upgrades the log file at `path` to `schemaVersion` when it is an older visit log, in one
     /// transaction on a writable connection of its own: each visit keeps its id, station, date,
     /// kind and note, and gets a random uid, `updated_at` now and a change number (its id);
-    /// the settings become owner 0's. Anything that is not a visit log is left alone (the
+    /// the settings become owner 0's. Version 2 gains the (empty) photo tables. Anything that is not a visit log is left alone (the
     /// caller's checks name it).
     /// - Throws: `VisitLogError.readOnlyUpgrade` when the file needs upgrading and cannot be
     ///   written; `SQLiteError`.
@@ -22,7 +23,13 @@ extension VisitLog {
         let db = try Database(path: path, readOnly: false)
         try db.transaction {
             // Another process may have upgraded it meanwhile.
-            guard try db.scalarInt("PRAGMA user_version") ?? 0 < schemaVersion else { return }
+            let version = try db.scalarInt("PRAGMA user_version") ?? 0
+            guard version < schemaVersion else { return }
+            if version == 2 {
+                try db.execute(photoTables)
+                try db.execute("PRAGMA user_version = \(schemaVersion)")
+                return
+            }
             let now = VisitTimestamp.now().milliseconds
             try db.execute("""
                 ALTER TABLE visits RENAME TO visits_v1;

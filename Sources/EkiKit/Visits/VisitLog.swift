@@ -5,13 +5,14 @@ import Foundation
 /// so that rebuilding or replacing the station database never touches it. Visits refer to
 /// stations by key only; `VisitedStations` resolves them against a `StationStore`.
 ///
-/// File: `application_id` 0x454B4956 (`EKIV`), `user_version` 2 (a version-1 file is upgraded
-/// when first opened by a writer, see `VisitLog+Upgrade.swift`). Tables:
+/// File: `application_id` 0x454B4956 (`EKIV`), `user_version` 3 (a version-1 or -2 file is
+/// upgraded when first opened by a writer, see `VisitLog+Upgrade.swift`). Tables:
 /// - `visits (id, owner, uid, station_key, date, kind, note, updated_at, seq)`: one row per
 ///   visit, unique on owner + station key, date and kind, and on owner + uid. Dates are text
 ///   (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`) or NULL; `updated_at` is milliseconds since 1970 UTC.
 /// - `visit_tombstones (owner, uid, station_key, date, kind, note, updated_at, seq)`: removed
 ///   visits, kept so that a removal reaches every device (`VisitSync.swift`).
+/// - `visit_photos`: each visit's photos, bytes in the row (`VisitLog+Photos.swift`).
 /// - `settings (owner, name, value)`, `sync_sequence (last)` (the change counter that stamps
 ///   `seq`), `sync_peers` (what this log last exchanged with each server) and `key_sources`.
 ///
@@ -33,7 +34,7 @@ public final class VisitLog {
     public let owner: Int64
 
     static let applicationID: Int64 = 0x454B_4956
-    static let schemaVersion: Int64 = 2
+    static let schemaVersion: Int64 = 3
 
     /// The tables of visits, in a log file or in an accounts file (`installSchema(in:)`).
     static let visitTables = """
@@ -61,7 +62,7 @@ public final class VisitLog {
     INSERT INTO sync_sequence (last) VALUES (0);
     CREATE TABLE sync_peers (owner INTEGER NOT NULL DEFAULT 0, url TEXT NOT NULL, cursor TEXT, sent_seq INTEGER NOT NULL DEFAULT 0,
       PRIMARY KEY (owner, url));
-    """ + keySourcesSchema
+    """ + keySourcesSchema + photoTables
 
     static let schema = """
     PRAGMA application_id = \(applicationID);
@@ -277,7 +278,12 @@ public final class VisitLog {
     /// found again after a later source renames its station, as an added one is.
     /// - Throws: `SQLiteError` (nothing is written).
     public func merge(_ incoming: [Visit], stations: [String: Station] = [:]) throws -> VisitMergeReport {
-        try db.transaction {
+        try db.transaction { try mergeRows(incoming, stations: stations) }
+    }
+
+    /// `merge` inside the caller's transaction.
+    func mergeRows(_ incoming: [Visit], stations: [String: Station]) throws -> VisitMergeReport {
+        do {
             for (key, station) in stations.sorted(by: { $0.key < $1.key }) { try writeSources(of: station, forKey: key) }
             var report = VisitMergeReport()
             for v in incoming {
@@ -387,6 +393,7 @@ public enum VisitLogError: Error, CustomStringConvertible, Sendable {
     case notAVisitLog(String)
     case duplicate(Visit)
     case noSuchVisit(Int64)
+    case noSuchPhoto(Int64)
     /// An older visit log that needs upgrading, in a file this process cannot write.
     case readOnlyUpgrade(String)
 
@@ -397,6 +404,7 @@ public enum VisitLogError: Error, CustomStringConvertible, Sendable {
         case .duplicate(let v):
             return "visit \(v.id) already records \(v.stationKey) on \(v.date)\(v.kind.map { " (\($0.rawValue))" } ?? "")"
         case .noSuchVisit(let id): return "no visit with id \(id)"
+        case .noSuchPhoto(let id): return "no photo with id \(id)"
         case .readOnlyUpgrade(let p):
             return "\(p) is a visit log of an older version and cannot be written here to upgrade it (open it once with write permission)"
         }

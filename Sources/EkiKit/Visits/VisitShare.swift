@@ -59,6 +59,8 @@ public enum VisitShare {
     public struct Line: Sendable, Equatable {
         public var kind: LineKind
         public var text: String
+        /// On a `.day` line: the ids of the visits listed under it (for their photos); else empty.
+        public var visitIDs: [Int64] = []
     }
 
     /// The summary as lines, in order.
@@ -117,8 +119,10 @@ public enum VisitShare {
                 lines.append(Line(kind: .emptyDays, text: words.emptyDays(from: VisitDate.day(number: p + 1),
                                                                            to: VisitDate.day(number: n - 1), count: n - p - 1)))
             }
+            let heading = lines.count
             lines.append(Line(kind: .day, text: words.heading(date)))
             while index < shown.count && shown[index].date == date {
+                lines[heading].visitIDs.append(shown[index].id)
                 let v = shown[index]
                 let text = words.visitLine(try station(v.stationKey).map(words.station) ?? words.missingStation(v.stationKey),
                                            kind: v.kind, completes: completing.contains(v.id),

@@ -146,8 +146,11 @@ extension VisitLog {
         var dropped = drop
         dropped.deleted = true
         dropped.updatedAt = at
+        // The dropped row's photos stay with the visit: moved to the kept row once it is written.
+        let photos = try detachPhotos(ofUID: dropped.uid)
         try bury(dropped)
         if try current(uid: keep.uid) != kept { try writeLive(kept) }
+        if !photos.isEmpty, let row = try visit(uid: keep.uid) { try attachPhotos(photos, to: row.id) }
         return true
     }
 

@@ -105,6 +105,41 @@ final class Canvas {
         cairo_restore(cr)
     }
 
+    /// Paints an RGB image (`width` × `height`, 3 bytes a pixel, rows top to bottom) into the
+    /// logical box (x, y, w, h), scaled to cover it and cut to it, with rounded corners `radius`.
+    func drawRGB(_ rgb: [UInt8], width: Int, height: Int, x: Double, y: Double, w: Double, h: Double, radius: Double = 4) {
+        guard width > 0, height > 0, rgb.count >= width * height * 3 else { return }
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(width)))
+        guard let image = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else { return }
+        defer { cairo_surface_destroy(image) }
+        cairo_surface_flush(image)
+        guard let data = cairo_image_surface_get_data(image) else { return }
+        for row in 0..<height {
+            let line = data + row * stride
+            for col in 0..<width {
+                let i = (row * width + col) * 3
+                // RGB24 is one 32-bit word a pixel, 0xXXRRGGBB in native (little-endian) order: B, G, R, X.
+                line[col * 4] = rgb[i + 2]; line[col * 4 + 1] = rgb[i + 1]; line[col * 4 + 2] = rgb[i]; line[col * 4 + 3] = 0xFF
+            }
+        }
+        cairo_surface_mark_dirty(image)
+        cairo_save(cr)
+        cairo_new_path(cr)
+        cairo_new_sub_path(cr)
+        cairo_arc(cr, x + w - radius, y + radius, radius, -Double.pi / 2, 0)
+        cairo_arc(cr, x + w - radius, y + h - radius, radius, 0, Double.pi / 2)
+        cairo_arc(cr, x + radius, y + h - radius, radius, Double.pi / 2, Double.pi)
+        cairo_arc(cr, x + radius, y + radius, radius, Double.pi, 3 * Double.pi / 2)
+        cairo_close_path(cr)
+        cairo_clip(cr)
+        let k = max(w / Double(width), h / Double(height))
+        cairo_translate(cr, x + (w - Double(width) * k) / 2, y + (h - Double(height) * k) / 2)
+        cairo_scale(cr, k, k)
+        cairo_set_source_surface(cr, image, 0, 0)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
     /// The picture as PNG bytes (`PNGEncoder`).
     /// - Throws: `RenderError.writePNG` when libpng fails.
     func pngData() throws -> Data { try PNGEncoder.encode(surface: surface) }

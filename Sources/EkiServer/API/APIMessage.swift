@@ -1,4 +1,5 @@
 import EkiKit
+import EkiPhotos
 
 /// Every sentence the API answers an error with, in Japanese and in English: the one catalog
 /// behind the `message` of `{"error": code, "message": …}`. Which language a request gets is
@@ -30,6 +31,7 @@ enum APIMessage: Sendable, Equatable {
     // Things that are not there.
     case unknownStation(String)
     case unknownVisit(Int64)
+    case unknownPhoto(Int64)
     case unknownLine(String)
     // Visits.
     case mediaType
@@ -39,6 +41,10 @@ enum APIMessage: Sendable, Equatable {
     case badDate(text: String, noSuchDate: Bool, reason: String)
     case badVisitID(String)
     case duplicateVisit(id: Int64, key: String, date: String, kind: String?)
+    // Photos.
+    case badPhotoID(String)
+    case photoMediaType(String)
+    case photo(PhotoError)
     // Sync.
     case syncBatch(VisitSyncError)
     // Services.
@@ -83,6 +89,10 @@ enum APIMessage: Sendable, Equatable {
             return "\(what)が \(limit) バイトを超えています"
         case .unknownStation(let key): return "キー「\(key)」の駅はありません"
         case .unknownVisit(let id): return "ID \(id) の記録はありません"
+        case .unknownPhoto(let id): return "ID \(id) の写真はありません"
+        case .badPhotoID(let t): return "写真の ID は 1 以上の整数です（「\(t)」は使えません）"
+        case .photoMediaType(let t): return "写真は image/* で送ってください（\(t.isEmpty ? "Content-Type がありません" : "「\(t)」は使えません")）"
+        case .photo(let e): return Self.japanese(e)
         case .unknownLine(let id): return "ID「\(id)」の路線はありません"
         case .mediaType: return "記録は application/json で送ってください"
         case .bodyNotObject: return "本文は JSON のオブジェクト {key, date, kind, note} にしてください"
@@ -133,6 +143,10 @@ enum APIMessage: Sendable, Equatable {
             return "\(what) is longer than \(limit) bytes"
         case .unknownStation(let key): return "no entry with key '\(key)'"
         case .unknownVisit(let id): return "no visit with id \(id)"
+        case .unknownPhoto(let id): return "no photo with id \(id)"
+        case .badPhotoID(let t): return "a photo id is a whole number ≥ 1, got '\(t)'"
+        case .photoMediaType(let t): return "send the photo as image/* (\(t.isEmpty ? "no Content-Type" : "got '\(t)'"))"
+        case .photo(let e): return e.description
         case .unknownLine(let id): return "no line with id '\(id)'"
         case .mediaType: return "send the visit as application/json"
         case .bodyNotObject: return "the body must be a JSON object {key, date, kind, note}"
@@ -171,4 +185,20 @@ extension APIMessage {
 
     /// The message for a box `BoundingBox(parsing:)` refused.
     static func bbox(_ e: BoundingBox.ParseError) -> APIMessage { .badBBox(text: e.text, reason: e.reason) }
+
+    /// A refused photo in Japanese (`PhotoError.description` is the English).
+    static func japanese(_ e: PhotoError) -> String {
+        let f = e.source
+        switch e.reason {
+        case .empty: return "\(f): ファイルが空です（0 バイト）"
+        case .inputTooLarge(let b, let l): return "\(f): \(b) バイトは写真の上限 \(l) バイトを超えています"
+        case .notAnImage: return "\(f): 画像ではありません（JPEG・PNG・WebP・HEIC を送ってください）"
+        case .unsupported(let name): return "\(f): \(name) 形式の画像は受け付けません（JPEG・PNG・WebP・HEIC を送ってください）"
+        case .tooManyPixels(let w, let h, let l): return "\(f): \(w) × \(h) ピクセルは上限 \(l / 1_000_000) メガピクセルを超えています"
+        case .broken(let why): return "\(f): 画像を読めません（\(why)）"
+        case .timedOut(let s): return "\(f): 読み込みが \(s) 秒を超えたので止めました"
+        case .tooLargeAtFloor(let b, let l, let side): return "\(f): \(side) px・最低画質でも \(b) バイトで、上限 \(l) バイトを超えます"
+        case .notAStoredPhoto(let why): return "\(f): 保存形式の写真ではありません（\(why)）"
+        }
+    }
 }

@@ -18,6 +18,8 @@ import Foundation
 /// | POST | `/api/login`, `/api/logout`; GET `/api/session` | accounts (`MapAPI+Accounts.swift`) |
 /// | POST | `/api/visits` | record a visit |
 /// | DELETE | `/api/visits/{id}` | remove one |
+/// | POST | `/api/visits/{id}/photos` | add a photo to a visit (`image/*`, ≤ 40 MiB; `MapAPI+Photos.swift`) |
+/// | GET, DELETE | `/api/photos/{id}`; GET `/api/photos/{id}/thumb` | a photo, its thumbnail; remove it |
 /// | POST | `/api/sync` | a device's visit changes in, the server's out (`MapAPI+Sync.swift`) |
 /// | GET | `/`, `/login`, `/app.js`, `/app.css`, `/prefectures.geojson`, `/leaflet/…` | the page |
 final class MapAPI: @unchecked Sendable {
@@ -108,6 +110,18 @@ final class MapAPI: @unchecked Sendable {
             case "/api/visits": try only(post); try checkWrite(r, caller); return try addVisit(r, caller)
             case "/api/sync": try only(post); try checkWrite(r, caller); return try sync(r, caller)
             default:
+                if HTTPLimits.isPhotoUpload(path) {
+                    try only(post)
+                    try checkWrite(r, caller)
+                    return try addPhoto(r, caller, visit: String(path.dropFirst("/api/visits/".count).dropLast("/photos".count)))
+                }
+                if path.hasPrefix("/api/photos/") {
+                    let rest = String(path.dropFirst("/api/photos/".count))
+                    if rest.hasSuffix("/thumb") { try only(get); return try photo(caller, id: String(rest.dropLast("/thumb".count)), thumbnail: true) }
+                    try only(get + ["DELETE"])
+                    if r.method == "DELETE" { try checkWrite(r, caller); return try removePhoto(caller, id: rest) }
+                    return try photo(caller, id: rest, thumbnail: false)
+                }
                 if path.hasPrefix("/api/visits/") {
                     try only(["DELETE"])
                     try checkWrite(r, caller)

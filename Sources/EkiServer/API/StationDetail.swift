@@ -7,6 +7,8 @@ public struct StationDetail: Sendable {
     public var station: Station
     /// In log order (date, then id).
     public var visits: [Visit]
+    /// The photos of each visit (by visit id), in the order they were added.
+    public var photos: [Int64: [VisitPhoto]] = [:]
     /// The first counting visit's date; nil when not visited, `.unknown` when undated.
     public var completed: VisitDate?
     /// The open lines the entry lies on (`LineTable.lines(through:)`, staff-only stops left out
@@ -34,12 +36,15 @@ public struct StationDetail: Sendable {
         let staffOnly = try staffOnly ?? store.entries.keys(of: .staffOnly).union(log.countingRules().excludedKeys(store: store))
         let lines = try store.lines.lines(through: s.key).map { $0.without(staffOnly) }
             .map { (line: $0, visited: $0.stationKeys.filter(visited.isVisited).count) }
-        return StationDetail(station: s, visits: visits, completed: visited.completion(of: s.key), lines: lines)
+        var photos: [Int64: [VisitPhoto]] = [:]
+        for v in visits { photos[v.id] = try log.photos(of: v.id) }
+        return StationDetail(station: s, visits: visits, photos: photos, completed: visited.completion(of: s.key), lines: lines)
     }
 
     /// A GeoJSON Feature: the properties of `eki … --format geojson`, then `operator_short`,
-    /// `former_names` (`Station.otherNames`), `other_readings` (`Station.otherReadings`), `retired` (date or null), `visits` (`[{id, key, date, kind, note}]`,
-    /// date null when unknown), `line_stats` (`[{id, name, operator, visited, total}]`), `visited`
+    /// `former_names` (`Station.otherNames`), `other_readings` (`Station.otherReadings`), `retired`
+    /// (date or null), `visits` (`[{id, key, date, kind, note, uid, updated_at, photos: [{id, width,
+    /// height}]}]`, date null when unknown), `line_stats` (`[{id, name, operator, visited, total}]`), `visited`
     /// and `completed`.
     public var json: String {
         var head = StationFeatures.head(station)
@@ -52,7 +57,7 @@ public struct StationDetail: Sendable {
         JSONBytes.append(",\"visits\":[", to: &head)
         for (i, v) in visits.enumerated() {
             if i > 0 { head.append(UInt8(ascii: ",")) }
-            Self.appendVisit(v, to: &head)
+            Self.appendVisit(v, photos: photos[v.id] ?? [], to: &head)
         }
         head.append(UInt8(ascii: "]"))
         JSONBytes.append(",\"line_stats\":[", to: &head)
@@ -69,7 +74,7 @@ public struct StationDetail: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    static func appendVisit(_ v: Visit, to out: inout [UInt8]) {
+    static func appendVisit(_ v: Visit, photos: [VisitPhoto] = [], to out: inout [UInt8]) {
         JSONBytes.append("{\"id\":\(v.id),\"key\":", to: &out)
         JSONBytes.appendQuoted(v.stationKey, to: &out)
         JSONBytes.append(",\"date\":", to: &out); JSONBytes.appendOptional(v.date.text, to: &out)
@@ -77,7 +82,11 @@ public struct StationDetail: Sendable {
         JSONBytes.append(",\"note\":", to: &out); JSONBytes.appendOptional(v.note, to: &out)
         JSONBytes.append(",\"uid\":", to: &out); JSONBytes.appendQuoted(v.uid, to: &out)
         JSONBytes.append(",\"updated_at\":", to: &out); JSONBytes.appendQuoted(v.updatedAt.text, to: &out)
-        out.append(UInt8(ascii: "}"))
+        JSONBytes.append(",\"photos\":[", to: &out)
+        for (i, p) in photos.enumerated() {
+            JSONBytes.append("\(i > 0 ? "," : ""){\"id\":\(p.id),\"width\":\(p.width),\"height\":\(p.height)}", to: &out)
+        }
+        JSONBytes.append("]}", to: &out)
     }
 
     /// For people: one `field: value` line each, then the visits.

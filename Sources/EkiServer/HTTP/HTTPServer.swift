@@ -14,16 +14,32 @@ public struct HTTPLimits: Sendable {
     public var maxBody: Int
     /// Bytes of the body of `POST /api/sync` (a batch of up to 5,000 visit changes).
     public var maxSyncBody: Int
+    /// Bytes of the body of `POST /api/visits/{id}/photos` (one photo as the phone sends it):
+    /// 40 MiB, `PhotoLimits.maxInputBytes`.
+    public var maxPhotoBody: Int
 
-    public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024, maxSyncBody: Int = 4 * 1024 * 1024) {
+    public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024, maxSyncBody: Int = 4 * 1024 * 1024,
+                maxPhotoBody: Int = 40 * 1024 * 1024) {
         self.maxTarget = maxTarget
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBody = maxBody
         self.maxSyncBody = maxSyncBody
+        self.maxPhotoBody = maxPhotoBody
     }
 
     /// The body limit for a request to `path` (as sent).
-    public func maxBody(path: String) -> Int { path == "/api/sync" ? maxSyncBody : maxBody }
+    public func maxBody(path: String) -> Int {
+        if path == "/api/sync" { return maxSyncBody }
+        if Self.isPhotoUpload(path) { return maxPhotoBody }
+        return maxBody
+    }
+
+    /// `/api/visits/{digits}/photos`, the one route whose body may be a photo.
+    static func isPhotoUpload(_ path: String) -> Bool {
+        guard path.hasPrefix("/api/visits/"), path.hasSuffix("/photos") else { return false }
+        let id = path.dropFirst("/api/visits/".count).dropLast("/photos".count)
+        return !id.isEmpty && id.count <= 18 && id.allSatisfy(\.isASCII) && id.allSatisfy(\.isNumber)
+    }
 }
 
 /// A certificate and its private key for HTTPS, as PEM text (what `--tls-cert` and `--tls-key`

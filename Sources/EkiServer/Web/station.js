@@ -19,6 +19,7 @@ async function openStation(key, { reveal = false } = {}) {
     const f = await getJSON(`/api/station?${new URLSearchParams({ key })}`);
     current = f;
     const p = f.properties;
+    p.serverVisits = p.visits || [];
     // The mirror knows the person's visits once synced (or when this page recorded some offline).
     if (visits.meta.synced || stations.status.offline) {
       p.visits = visits.of(p.key);
@@ -40,29 +41,10 @@ async function openStation(key, { reveal = false } = {}) {
     $('st-prefecture').textContent = p.prefecture || '-';
     $('st-completed').textContent = p.visited ? t('done', p.completed || t('dayUnknown')) : t('notYet');
     $('st-key').textContent = p.key;
-    const ul = $('st-visits');
-    ul.innerHTML = '';
-    for (const v of p.visits) {
-      const li = document.createElement('li');
-      const text = document.createElement('span');
-      text.textContent = [v.date || t('dayUnknown'), kindText(v.kind)].filter(Boolean).join(t('gap'));
-      li.appendChild(text);
-      if (v.note) {
-        const note = document.createElement('span');
-        note.translate = false;
-        note.textContent = t('gap') + v.note;
-        li.appendChild(note);
-      }
-      li.dataset.kind = v.kind || '';
-      if (!config.readOnly) {
-        const del = document.createElement('button');
-        del.textContent = t('delete');
-        del.className = 'delete-visit';
-        del.onclick = () => removeVisit(v);
-        li.appendChild(del);
-      }
-      ul.appendChild(li);
-    }
+    // The server's visits carry their ids and photos (the mirror's do not): the cards match them by uid.
+    visitCards.render($('st-visits'), p.visits, f.properties.serverVisits || [], {
+      removeVisit, setNote: (v, note) => changeVisit(() => visits.setNote(v, note)), refresh: () => openStation(p.key),
+    });
     $('record').hidden = config.readOnly;
     $('record-error').hidden = true;
     $('station').hidden = false;

@@ -14,7 +14,7 @@ const SHELL = `eki-shell-${VERSION}`;
 const DATA = 'eki-data-v1';
 const SHELL_FILES = [
   '/', '/app.css', '/lines.css', '/i18n.js', '/map.js', '/fold.js', '/visits.js', '/offline.js', '/pins.js',
-  '/clusters.js', '/basemap.js', '/search.js', '/station.js', '/app.js', '/lines.js', '/prefectures.geojson',
+  '/clusters.js', '/basemap.js', '/search.js', '/visitcards.js', '/station.js', '/app.js', '/lines.js', '/prefectures.geojson',
   '/favicon.svg', '/icon.svg', '/icon-192.png', '/icon-512.png', '/manifest.webmanifest', '/login.html', '/login.js',
   '/leaflet/leaflet.js', '/leaflet/leaflet.css',
 ];

@@ -157,6 +157,18 @@ const visits = (() => {
     schedule(0);
   }
 
+  // Sets the note (memo) of visit `v` (the mirror's, or one the server listed before the first
+  // sync): a later edit, sent at the next sync.
+  async function setNote(v, note) {
+    await ready;
+    const id = typeof v.id === 'string' ? v.id : v.uid;
+    const old = mirror.get(id) || { key: v.key, date: v.date, kind: v.kind, note: v.note, updated_at: v.updated_at, deleted: false, id };
+    let stamp = now();
+    if (old.updated_at && stamp <= old.updated_at) stamp = new Date(Date.parse(old.updated_at) + 1).toISOString();
+    await save({ ...old, note: note || null, updated_at: stamp, pending: 1 });
+    schedule(0);
+  }
+
   // --- Sync -------------------------------------------------------------------------------------
 
   let inFlight = null, timer = null;
@@ -340,6 +352,6 @@ const visits = (() => {
     },
   });
 
-  return { ready, record, remove, sync, schedule, completion, of, overlay, resolve, setAliases, onChange, parseDate,
+  return { ready, record, remove, setNote, sync, schedule, completion, of, overlay, resolve, setAliases, onChange, parseDate,
     pendingKeys, status, meta, mirror };
 })();
