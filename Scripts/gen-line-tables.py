@@ -10,7 +10,8 @@ Checks (the script stops with file:line and a message on the first failure):
 - source cites where the fact comes from (not empty);
 - line-definitions.csv: the header is exactly `kind,operator_id,class,name,line,from,to,since,source`;
   kind is `alias`, `part` (names its line), `closed`, `ends` (an `ends` row gives from and to; a `closed`
-  row gives both, for a closed section, or neither, for a whole line) or `whole` (no line, from or to); operator_id is an operators.csv id; class as above; name and
+  row gives both, for a closed section, or neither, for a whole line), `branch` (from: the junction,
+  to: the branch's end) or `whole` (no line, from or to); operator_id is an operators.csv id; class as above; name and
   source are present; since is empty or YYYY, YYYY-MM or YYYY-MM-DD;
 - operator-types.csv: the header is exactly `operator_id,type,source`, ids are operators.csv ids
   and unique, type is one of TYPES below.
@@ -144,8 +145,10 @@ def generate_definitions(raw):
         for k in ("kind", "operator_id", "class", "name", "source"):
             if not r[k].strip():
                 sys.exit(f"{DEFS_CSV}:{n}: {k}: missing")
-        if r["kind"] not in ("alias", "part", "closed", "ends", "whole"):
-            sys.exit(f"{DEFS_CSV}:{n}: kind: '{r['kind']}' is not alias, part, closed, ends or whole")
+        if r["kind"] not in ("alias", "part", "closed", "ends", "branch", "whole"):
+            sys.exit(f"{DEFS_CSV}:{n}: kind: '{r['kind']}' is not alias, part, closed, ends, branch or whole")
+        if r["kind"] == "branch" and not (r["from"].strip() and r["to"].strip()):
+            sys.exit(f"{DEFS_CSV}:{n}: a branch row needs from (the junction) and to (the branch's end)")
         if r["kind"] == "whole" and (r["line"].strip() or r["from"].strip() or r["to"].strip()):
             sys.exit(f"{DEFS_CSV}:{n}: a whole row has no line, from or to")
         if r["kind"] == "part" and not r["line"].strip():

@@ -109,4 +109,36 @@ import EkiTestSupport
         #expect(open.filter { $0.operatorID == "jr-east" && $0.name == "中央線" }.isEmpty)
         #expect(open.first { $0.id == "jr-east/c/中央本線" }?.aliases.contains("中央線") == true)
     }
+
+    /// Branches as branches (`branch` rows): each starts at its junction, in order, and the main
+    /// run goes through the junction without them.
+    @Test(.needsN02AndStationDatabase, arguments: [
+        ("jr-hokkaido/c/室蘭本線", ["東室蘭", "輪西", "御崎", "母恋", "室蘭"], ["本輪西", "東室蘭", "鷲別"]),
+        ("jr-central/c/東海道本線", ["大垣", "荒尾", "美濃赤坂"], ["穂積", "大垣", "垂井"]),
+        ("fukutetsu/c/福武線", ["福井城址大名町", "福井駅"], ["足羽山公園口", "福井城址大名町", "仁愛女子高校"]),
+        ("tokyo-metro/c/丸の内線", ["中野坂上", "中野新橋", "中野富士見町", "方南町"], ["西新宿", "中野坂上", "新中野"]),
+    ])
+    func branchesAreBranches(line: (id: String, branch: [String], through: [String])) throws {
+        let d = try #require(try Self.store.lines.line(id: line.id))
+        func run(_ b: Int) -> [String] {
+            d.stops.filter { $0.branch == b && $0.order != nil }.sorted { $0.order! < $1.order! }.map(\.station.name)
+        }
+        #expect(run(1) == line.branch)
+        let main = run(0)
+        let i = try #require(main.firstIndex(of: line.through[1]))
+        #expect(i > 0 && main[i - 1] == line.through[0] && main[i + 1] == line.through[2], "\(main)")
+        #expect(Set(main).isDisjoint(with: line.branch.dropFirst()))
+    }
+
+    /// 京浜東北線, 埼京線 and 仙石東北ライン are service routes: no line of their own; N02's
+    /// 赤羽線 (池袋–赤羽) is the line 埼京線 runs on there, and the 東北本線 holds 王子 and 北赤羽.
+    @Test(.needsN02AndStationDatabase) func moreServiceRoutesAreAliases() throws {
+        let open = try Self.store.lines.all()
+        let east = Set(open.filter { $0.operatorID == "jr-east" }.map(\.name))
+        #expect(east.isDisjoint(with: ["京浜東北線", "埼京線", "仙石東北ライン"]))
+        let akabane = try #require(try Self.store.lines.line(id: "jr-east/c/赤羽線"))
+        #expect(Set(akabane.stops.map(\.station.name)) == ["池袋", "板橋", "十条", "赤羽"])
+        let tohoku = try #require(try Self.store.lines.line(id: "jr-east/c/東北本線"))
+        #expect(Set(tohoku.stops.map(\.station.name)).isSuperset(of: ["王子", "東十条", "北赤羽", "浮間舟渡", "大宮"]))
+    }
 }

@@ -117,4 +117,17 @@ import EkiTestSupport
         #expect(a.count == b.count)
         #expect(shape(a) == shape(b))
     }
+
+    /// A station moved since N02-23 takes station_database's point (名鉄 三河知立, 949 m apart);
+    /// the widest ordinary gap (大手町, 427 m) keeps N02-23's platform point.
+    @Test(.needsN02AndStationDatabase, arguments: orders) func aMovedStationTakesTheNewerPoint(order: String) throws {
+        let es = try Self.entries(order)
+        let chiryu = try #require(es.first { $0.operatorID == "meitetsu" && $0.name == "三河知立" })
+        #expect(abs(chiryu.coordinate.lon - 137.0555) < 1e-6 && abs(chiryu.coordinate.lat - 35.005741) < 1e-6)
+        let n02 = try #require(RealData.n02Records.first { $0.name == "三河知立" })
+        #expect(Geodesic.distance(valid: n02.coordinate, chiryu.coordinate) > 900)
+        // 小田原 (JR東日本) keeps N02-23's point.
+        let odawara = try #require(es.first { $0.key == "jr-east/c/小田原" })
+        #expect(abs(odawara.coordinate.lon - 139.155767) < 1e-5 && abs(odawara.coordinate.lat - 35.256105) < 1e-5)
+    }
 }

@@ -10,7 +10,8 @@ public enum DerivationStamp {
     /// 2: stops listed closed in `StationStatuses` are closed (スカイレール, 日田彦山線 BRT).
     /// 3: 〜 and ～ fold to one character; 丁目 numerals beyond 九 fold (十一丁目 = 11丁目).
     /// 4: a station `StationReadings` lists keeps only the readings the table gives its name.
-    public static let rulesVersion = 4
+    /// 5: an entry whose up-to-date sources place it far from N02-23's point takes theirs (三河知立).
+    public static let rulesVersion = 5
 
     /// `rulesVersion` and a 64-bit FNV-1a digest (hex) of the compiled-in tables, e.g. `1-3f0c…`.
     public static let current: String = {

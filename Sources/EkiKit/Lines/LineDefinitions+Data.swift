@@ -5,7 +5,7 @@
 
 extension LineDefinitions {
     /// SHA-256 of the bytes of `Datasets/line-definitions.csv` this file was generated from.
-    static let builtInSourceSHA256 = "edc58177f830d183dffaeea5b62e94e4ef935b62b2b76cfa22d8314b9f83275a"
+    static let builtInSourceSHA256 = "5be4868f921b2c2583e020e8804e4c6f6af4f6248115aba50c0d87f48ba5dffc"
 
     /// The rows of `Datasets/line-definitions.csv`, in file order.
     static let builtIn: [LineDefinition] = [
@@ -32,5 +32,12 @@ extension LineDefinitions {
         LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "中央本線", line: "", from: "", to: "", since: "", source: "JR東日本's 中央本線 is 東京–塩尻 with the 辰野 branch, every station of it (dic.pixiv.net/history/view/5428558: 「中央本線のJR東日本管轄区間である、東京駅〜塩尻駅間(ただし東京〜神田は東北本線、代々木〜新宿駅間は山手線の所属)」; oritetsu.hatenablog.jp/entry/2022/04/12/163639: 「御茶ノ水~三鷹間では総武本線と一体化した「中央・総武線」各駅停車が運行されている…それまでの辰野経由のルートは支線となっている」)"),
         LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "総武本線", line: "", from: "", to: "", since: "", source: "総武本線 is 東京–銚子 and the branch 錦糸町–御茶ノ水 (the 緩行線's 両国, 浅草橋, 秋葉原): 46 passenger stations (wikiwand.com/ja/articles/総武本線: 「東京駅から千葉県銚子市の銚子駅を結ぶ…錦糸町駅で分岐して御茶ノ水駅に至る支線(いわゆる総武緩行線)…駅数 49駅(貨物駅および金町駅を含む)」: less 金町, 新小岩信号場 and 越中島貨物)"),
         LineDefinition(kind: .whole, operatorID: "jr-east", serviceClass: .conventional, name: "東海道本線", line: "", from: "", to: "", since: "", source: "JR東日本's 東海道本線 is 東京–熱海 with the 京浜東北線's and the 横須賀線's (品鶴線) stations and 羽沢横浜国大 (www49.atwiki.jp/aniwotawiki/pages/7726.html: 「正式には電車線(旧国電区間)である根岸線(京浜東北線)・横須賀線(品鶴線)も含まれる…現在は相鉄線直通列車が隣の羽沢横浜国大駅まで東海道貨物線を経由して走行する」)"),
+        LineDefinition(kind: .alias, operatorID: "jr-east", serviceClass: .conventional, name: "京浜東北線", line: "", from: "", to: "", since: "1956-11-19", source: "京浜東北線 is a service route over the 東北本線 (大宮–東京) and the 東海道本線 (東京–横浜), not a line (tabi-mag.jp/keihintohoku-line: 「品川駅〜田端駅を並走する京浜東北線も同様で、実は京浜東北線という路線は存在しません」; wdic.org/wm/RAIL/E4BAACE6B59CE69DB1E58C97E7B79A.html: 「東海道本線と東北本線を走る運転系統の通称(愛称)。あくまで愛称であって、正式な路線名ではない」)"),
+        LineDefinition(kind: .alias, operatorID: "jr-east", serviceClass: .conventional, name: "埼京線", line: "", from: "", to: "", since: "1985-09-30", source: "埼京線 is a service route over the 山手線 (大崎–池袋), the 赤羽線 (池袋–赤羽) and the 東北本線 (赤羽–武蔵浦和–大宮), not a line (tetsudo.com/column/969: 「この路線名は実は「愛称」…埼京線のうち、大崎~池袋間は山手線、池袋~赤羽間は赤羽線、赤羽~大宮間は東北本線が、それぞれ正式な路線名」)"),
+        LineDefinition(kind: .alias, operatorID: "jr-east", serviceClass: .conventional, name: "仙石東北ライン", line: "", from: "", to: "", since: "2015-05-30", source: "仙石東北ライン is a service route over the 東北本線 and the 仙石線, not a line (goo.gl/sGeSsy, Wikipedia's article: 「宮城県仙台市と石巻市を東北本線・仙石線経由で結ぶ、東日本旅客鉄道(JR東日本)の運行系統の愛称である」)"),
+        LineDefinition(kind: .branch, operatorID: "jr-hokkaido", serviceClass: .conventional, name: "室蘭本線", line: "", from: "東室蘭", to: "室蘭", since: "", source: "室蘭本線 is the main line 長万部–岩見沢 and the branch 東室蘭–室蘭 (eclipse.star.gs/railroad/muroran/muroran.html: 「営業㌔8.1km 東室蘭-輪西-御崎-母恋-室蘭」; dic.nicovideo.jp/a/室蘭本線: 「長万部駅と岩見沢駅を結ぶ本線と、東室蘭駅と室蘭駅を結ぶ支線からなる」)"),
+        LineDefinition(kind: .branch, operatorID: "jr-central", serviceClass: .conventional, name: "東海道本線", line: "", from: "大垣", to: "美濃赤坂", since: "", source: "the 美濃赤坂線 is a branch of the 東海道本線, 大垣–荒尾–美濃赤坂 (tkumrtrainandbus.com/tokaido-line3.html: 「東海道本線(大垣~美濃赤坂)…駅数 3駅(大垣~美濃赤坂間として)」; dic.pixiv.net/history/view/4451049: 「美濃赤坂線は通称であり、正式には東海道本線である」)"),
+        LineDefinition(kind: .branch, operatorID: "fukutetsu", serviceClass: .conventional, name: "福武線", line: "", from: "福井城址大名町", to: "福井駅", since: "", source: "福武線 is たけふ新–田原町 and the branch 福井城址大名町–福井駅 (ja.wikipedia.org/wiki/福武電気鉄道 → 福井鉄道福武線: 「起点 たけふ新駅(本線) 福井城址大名町駅(支線) 終点 田原町駅(本線) 福井駅停留場(支線)」)"),
+        LineDefinition(kind: .branch, operatorID: "tokyo-metro", serviceClass: .conventional, name: "丸ノ内線", line: "", from: "中野坂上", to: "方南町", since: "", source: "the 丸ノ内線 has the branch 中野坂上–方南町 (ja.wikipedia.org/wiki/東京メトロ丸ノ内線: 「池袋駅 - 杉並区荻窪駅間を結ぶ本線と、中野区中野坂上駅 - 杉並区の方南町駅間を結ぶ分岐線(通称 方南町支線)から構成される」)"),
     ]
 }

@@ -14,13 +14,17 @@
 /// - `ends`: the line of that name runs from the station `from` to the station `to` (奈良線 京都–木津):
 ///   stations a source places beyond them on the same sequence are through-service stops of
 ///   another line and are not the line's.
+/// - `branch`: the line of that name has a branch from the station `from` (the junction) to the
+///   station `to` (its end), which an ordered source lists inside the main run (室蘭本線's
+///   東室蘭–室蘭 between 本輪西 and 東室蘭) or after its end (丸ノ内線's 方南町 after 荻窪): those
+///   stations become a branch of their own, starting at the junction.
 /// - `whole`: every station a source places on the line of that name is the line's, even one
 ///   another line of the operator orders (総武本線's 西船橋, on the 武蔵野線's order too).
 ///   Without the row, a station only unordered sources place on a line is left to the line
 ///   that orders it: a service route a source lists (中央線快速) must not take a line's stations.
 public struct LineDefinition: Hashable, Sendable {
     /// What the row says.
-    public enum Kind: String, Hashable, Sendable { case alias, part, closed, ends, whole }
+    public enum Kind: String, Hashable, Sendable { case alias, part, closed, ends, branch, whole }
     public var kind: Kind
     /// The operator's id in the operator table (`jr-east`).
     public var operatorID: String
@@ -31,7 +35,8 @@ public struct LineDefinition: Hashable, Sendable {
     /// For `alias`: the line the name is an alias of (リアス線), empty: the line sharing most
     /// stations; for `part`: the line the section belongs to.
     public var line: String
-    /// For `ends` and a closed section: the stations at the two ends, by name; empty otherwise.
+    /// For `ends`, `branch` (junction, end) and a closed section: the stations at the two ends,
+    /// by name; empty otherwise.
     public var from: String, to: String
     /// The date the fact holds from: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, or empty when not known.
     public var since: String
@@ -63,11 +68,12 @@ public enum LineDefinitions {
         sections(operatorID: operatorID, serviceClass: serviceClass, names: names).first { $0.kind == .ends }
     }
 
-    /// The `ends` and closed-section rows for a line of an operator and class known by any of `names`.
+    /// The `ends`, `branch` and closed-section rows for a line of an operator and class known by
+    /// any of `names`.
     static func sections(operatorID: String, serviceClass: String, names: [String]) -> [LineDefinition] {
         let forms = Set(names.map(SearchFold.name))
         return builtIn.filter {
-            ($0.kind == .ends || $0.kind == .closed) && !$0.from.isEmpty && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
+            ($0.kind == .ends || $0.kind == .closed || $0.kind == .branch) && !$0.from.isEmpty && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
                 && forms.contains(SearchFold.name($0.name))
         }
     }

@@ -362,7 +362,7 @@ extension LineTable {
             guard (try? point.bind([.int(f)])) != nil, (try? point.step()) == true else { return nil }
             return Coordinate(lat: point.double(1), lon: point.double(0))
         }
-        try trimToDefinedEnds(&lines)
+        try trimToDefinedEnds(&lines, point: coordinate)
         var sequenced: [String: Set<Int64>] = [:]   // operator × class → entries some line orders
         for l in lines { for q in l.sequences { sequenced[l.operatorID + "/" + l.serviceClass, default: []].formUnion(q) } }
         for i in lines.indices where !lines[i].sequences.isEmpty {
@@ -391,7 +391,7 @@ extension LineTable {
     /// stops of another line: 奈良線's 平城山 and 奈良, the 関西本線's). A closed section (a
     /// `closed` row with ends) is cut out of the sequence holding both its ends, keeping an end
     /// where the line goes on beyond it; its other stations leave the line.
-    private func trimToDefinedEnds(_ lines: inout [Building]) throws {
+    private func trimToDefinedEnds(_ lines: inout [Building], point: (Int64) -> Coordinate?) throws {
         let nameOf = try db.prepare("SELECT name FROM stations WHERE fid = ?")
         func name(_ f: Int64) throws -> String {
             defer { nameOf.reset() }
@@ -409,6 +409,10 @@ extension LineTable {
                 for q in lines[i].sequences {
                     let names = try q.map(name)
                     guard let a0 = names.firstIndex(of: from), let z0 = names.firstIndex(of: to) else { out.append(q); continue }
+                    if d.kind == .branch {
+                        out += Self.splitBranch(q, junction: a0, end: z0, point: point)
+                        continue
+                    }
                     let a = min(a0, z0), z = max(a0, z0)
                     if d.kind == .ends {
                         out.append(Array(q[a...z]))

@@ -27,4 +27,30 @@ extension LineTable {
             if best.atStart { sequences[best.seq].insert(f, at: 0) } else { sequences[best.seq].append(f) }
         }
     }
+
+    /// A `branch` row (`LineDefinitions`) applied to one sequence: the run from the branch's end
+    /// `end` toward the junction `junction` (indexes into `sequence`), up to the station next to
+    /// the junction or the first step more than 2.5 × the sequence's median step (where an
+    /// ordered source lists the branch after the line's end: 丸ノ内線's 荻窪 → 中野新橋), leaves
+    /// the sequence and becomes a branch from the junction: [junction, …, end].
+    static func splitBranch(_ sequence: [Int64], junction: Int, end: Int, point: (Int64) -> Coordinate?) -> [[Int64]] {
+        guard junction != end else { return [sequence] }
+        var steps: [Double] = []
+        for (a, b) in zip(sequence, sequence.dropFirst()) {
+            if let p = point(a), let q = point(b) { steps.append(Geodesic.distance(valid: p, q)) }
+        }
+        guard !steps.isEmpty else { return [sequence] }
+        let median = steps.sorted()[steps.count / 2]
+        let dir = junction > end ? 1 : -1
+        var run = [sequence[end]], i = end
+        while i + dir != junction {
+            let next = i + dir
+            guard let p = point(sequence[i]), let q = point(sequence[next]),
+                  Geodesic.distance(valid: p, q) <= 2.5 * median else { break }
+            run.append(sequence[next])
+            i = next
+        }
+        let taken = Set(run)
+        return [sequence.filter { !taken.contains($0) }, [sequence[junction]] + run.reversed()]
+    }
 }
