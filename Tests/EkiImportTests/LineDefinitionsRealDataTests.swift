@@ -141,4 +141,17 @@ import EkiTestSupport
         let tohoku = try #require(try Self.store.lines.line(id: "jr-east/c/東北本線"))
         #expect(Set(tohoku.stops.map(\.station.name)).isSuperset(of: ["王子", "東十条", "北赤羽", "浮間舟渡", "大宮"]))
     }
+
+    /// An open entry lists the lines of its open rows: not a line a source gives as closed there
+    /// (青い森鉄道's 八戸–青森, once JR's; 三陸鉄道's 北/南リアス線; 留萌本線 at 深川).
+    @Test(.needsN02AndStationDatabase) func openEntriesListNoClosedLines() throws {
+        let open = try Self.store.entries.all(includeClosed: false)
+        func lines(_ key: String) -> [String] { open.first { $0.key == key }?.lines ?? ["missing"] }
+        #expect(lines("jr-east/c/八戸") == ["八戸線", "JR八戸線"])
+        #expect(!lines("jr-hokkaido/c/深川").contains { $0.contains("留萌") })
+        #expect(lines("sanriku/c/宮古") == ["リアス線", "三陸鉄道リアス線"])
+        #expect(lines("sanriku/c/久慈") == ["三陸鉄道リアス線"])
+        // (新田老 has no closed row there, so N02-23's old name stays on it.)
+        #expect(!open.contains { $0.lines.contains("JR東北本線(八戸～青森)") })
+    }
 }

@@ -200,6 +200,7 @@ public struct EntryRule: Sendable {
             sources.insert(r.source)
         }
         let isOpen = Self.isOpen(rows, closureDatasets: closureDatasets)
+        if isOpen { lines = Self.openLines(rows, closureDatasets: closureDatasets) ?? lines }
         var point = Coordinate(lat: sumLat / n, lon: sumLon / n)
         if let moved = Self.movedPoint(rows, from: point, closureDatasets: closureDatasets) { point = moved }
         var aliases: [String] = []
@@ -219,6 +220,25 @@ public struct EntryRule: Sendable {
             isOpen: isOpen,
             formerNames: aliases.sorted(),
             kind: rows.lazy.map(\.kind).max() ?? .regular)
+    }
+
+    /// The lines an open entry lists: those of its open rows, less a line a row of a dataset
+    /// that records closures gives as closed here (青い森鉄道 八戸's JR東北本線(八戸～青森),
+    /// 三陸鉄道's 北/南リアス線) and no open row of such a dataset keeps; nil when that leaves none.
+    static func openLines(_ rows: [SourceRecord], closureDatasets: Set<String>) -> [String]? {
+        let closure = rows.filter { closureDatasets.contains($0.source.dataset) }
+        let openKeys = closure.filter { !$0.isClosed }.flatMap { $0.lines.map(LineKey.fold) }
+        let closedKeys = closure.filter(\.isClosed).flatMap { $0.lines.map(LineKey.fold) }
+            .filter { k in !openKeys.contains { LineKey.matches(k, $0) } }
+        var out: [String] = []
+        for r in rows where !r.isClosed {
+            for l in r.lines where !out.contains(l) {
+                let k = LineKey.fold(l)
+                if !closureDatasets.contains(r.source.dataset), closedKeys.contains(where: { LineKey.matches(k, $0) }) { continue }
+                out.append(l)
+            }
+        }
+        return out.isEmpty ? nil : out
     }
 
     /// How far the open rows of a dataset that records closures may place an entry from the

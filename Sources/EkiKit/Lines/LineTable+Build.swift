@@ -84,7 +84,8 @@ extension LineTable {
             """)
         defer { try? db.execute("DROP TABLE IF EXISTS temp.line_source_entries") }
         let s = try db.prepare("""
-            SELECT r.dataset, r.ord, r.lines, r.line_order, r.line_color, r.closed, ss.station_fid, s.operator_id, s.class, s.lines
+            SELECT r.dataset, r.ord, r.lines, r.line_order, r.line_color, r.closed, ss.station_fid, s.operator_id, s.class, s.lines,
+                   r.operator
             FROM source_records r
             CROSS JOIN temp.line_source_entries ss ON ss.dataset = r.dataset AND ss.source_id = r.source_id
             CROSS JOIN stations s ON s.fid = ss.station_fid AND s.class = r.class
@@ -93,7 +94,7 @@ extension LineTable {
             """)
         var index: [String: Int] = [:]
         var sections: [Section] = []
-        var pending: (dataset: String, ord: Int64, lines: [String], order: Int?, color: String?, open: Bool,
+        var pending: (dataset: String, ord: Int64, lines: [String], order: Int?, color: String?, open: Bool, op: String?,
                       candidates: [(fid: Int64, op: String, cls: String, lines: String)])?
         func flush() {
             guard let p = pending, let first = p.candidates.first else { return }
@@ -104,7 +105,9 @@ extension LineTable {
                 var pick = first
                 if p.candidates.count > 1 {
                     let quoted = String(JSONText.encodeStrings([line]).dropFirst().dropLast())
-                    pick = p.candidates.first { $0.lines.contains(quoted) } ?? first
+                    // An open entry lists no line closed there: a closed row goes to the entry
+                    // of its own operator.
+                    pick = p.candidates.first { $0.lines.contains(quoted) } ?? p.candidates.first { $0.op == p.op } ?? first
                 }
                 let key = [p.dataset, line, pick.op, pick.cls].joined(separator: "\u{1}")
                 let i: Int
@@ -126,8 +129,10 @@ extension LineTable {
                 continue
             }
             flush()
+            let closed = s.int64(5) != 0
             pending = (dataset, ord, JSONText.decodeStrings(s.text(2)), s.isNull(3) ? nil : Int(s.int64(3)),
-                       s.optionalText(4), s.int64(5) == 0, [candidate])
+                       s.optionalText(4), !closed,
+                       s.optionalText(10).flatMap { OperatorTable.builtIn.resolve($0, followSuccessors: !closed)?.id }, [candidate])
         }
         flush()
         return sections
