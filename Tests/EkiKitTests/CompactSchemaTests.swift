@@ -44,7 +44,7 @@ import EkiTestSupport
         #expect(try store.entries.all().map { "\($0.name) \($0.kind.rawValue) \($0.sources.map(\.description))" }
                 == ["宇奈月 regular [\"n02:2\", \"n02:3\"]", "欅平 regular [\"n02:4\"]", "猫又 staff-only [\"n02:1\"]"])
         #expect(try store.entries.station(sharingSourcesWith: [SourceRef(dataset: "n02", id: "3")])?.name == "宇奈月")
-        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 3"])
+        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/黒部峡谷鉄道本線 3"])
         // The first import wrote through the rollback journal; the file is back in WAL mode.
         #expect(try strings(store, "PRAGMA journal_mode") == ["wal"])
     }
@@ -105,6 +105,6 @@ import EkiTestSupport
         // And it takes imports as before: a new row gets a fid after the kept sequence.
         try store.importRecords(rows + [row("5", "黒薙", op: "黒部峡谷鉄道", line: "本線", lat: 36.80, lon: 137.60)], dataset: "n02")
         #expect(try store.db.scalarInt("SELECT fid FROM stations WHERE name = '黒薙'") == 51)
-        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/本線 4"])
+        #expect(try store.lines.all(includeClosed: true).map { "\($0.id) \($0.total)" } == ["kurobe-gorge/c/黒部峡谷鉄道本線 4"])
     }
 }

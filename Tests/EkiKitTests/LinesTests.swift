@@ -96,16 +96,16 @@ import EkiTestSupport
         // Datasets/line-definitions.csv: service routes (湘南新宿ライン, 上野東京ライン, 中央・総武線, 成田エクスプレス, 中央線快速, 京浜東北線, 埼京線, 仙石東北ライン),
         // former names (北/南リアス線), sections listed apart (汐見橋線, 丸ノ内線分岐線, JR九州 山陽線,
         // ブルーライン's 3号線) make no line, and 留萌本線 is closed.
-        #expect(sd.count == 549)
+        #expect(sd.count == 531)
         let n02 = try RealData.open(RealData.n02Database).lines.all()
         #expect(n02.count == 591)
         let both = try RealData.open(RealData.combinedDatabase).lines.all()
-        #expect(both.count == 595)
+        #expect(both.count == 591)
         #expect(n02.contains { $0.id == "jr-hokkaido/c/海峡線" } && !both.contains { $0.id == "jr-hokkaido/c/海峡線" })
-        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 42)
-        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("n02:") } }.count == 7)
-        #expect(sd.filter(\.isLoop).map(\.id) == ["hiroden/c/広電l系統", "iyotetsu/c/1系統", "iyotetsu/c/2系統", "jr-east/c/山手線",
-                                                  "jr-west/c/大阪環状線", "nagoya-city/c/名城線", "sapporo-kosha/c/札幌市電山鼻線"])
+        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("station-database:") } }.count == 62)
+        #expect(both.filter { !$0.sources.contains { $0.hasPrefix("n02:") } }.count == 3)
+        // Tram route numbers (広電Ｌ系統, 伊予鉄 １・２系統) are services, not lines (`LineDefinitions.isRouteNumber`).
+        #expect(sd.filter(\.isLoop).map(\.id) == ["jr-east/c/山手線", "jr-west/c/大阪環状線", "nagoya-city/c/名城線", "sapporo-kosha/c/札幌市電山鼻線"])
     }
 
     /// Operators by section: station_database gives the whole 北陸新幹線 to JR東日本; the

@@ -2,7 +2,8 @@
 /// compiled in by `Scripts/gen-line-tables.py`). Each row cites its source in `source`.
 ///
 /// - `alias`: `name` is a service route (湘南新宿ライン, 中央・総武線) or a former name
-///   (北リアス線) a source lists as a line of its own. Its stations belong to other lines: a
+///   (北リアス線) a source lists as a line of its own. A tram route number (広電１系統,
+///   伊予鉄 ５系統: `isRouteNumber`) is one without a row. Its stations belong to other lines: a
 ///   source line of that name makes no line, and the name becomes an alias of `line` when given
 ///   (リアス線), else of the line of the operator sharing the most of its stations.
 /// - `part`: `name` is a section of `line` a source lists as a line of its own (汐見橋線, the
@@ -56,12 +57,29 @@ public enum LineDefinitions {
     static func alias(operatorID: String, serviceClass: String, display: String, name: String, brand: String?) -> LineDefinition? {
         let form = SearchFold.name(display)
         let bare = SearchFold.name(brand.map { name.hasPrefix($0) ? String(name.dropFirst($0.count)) : name } ?? name)
-        return builtIn.first {
+        let row = builtIn.first {
             guard ($0.kind == .alias || $0.kind == .part) && $0.operatorID == operatorID && $0.serviceClass.rawValue == serviceClass
             else { return false }
             return LineNames.parts($0.name).brackets.isEmpty ? SearchFold.name($0.name) == form : SearchFold.name($0.name) == bare
         }
+        if let row { return row }
+        guard isRouteNumber(display) else { return nil }
+        return LineDefinition(kind: .alias, operatorID: operatorID, serviceClass: ServiceClass(rawValue: serviceClass) ?? .conventional,
+                              name: display, line: "", from: "", to: "", since: "", source: routeNumberSource)
     }
+
+    /// Whether a line name is a tram route number (`１系統`, `広電Ｌ系統`, `Ａ系統`): a 運転系統, a
+    /// service over the operator's lines, and so an alias as a service route row is.
+    static func isRouteNumber(_ display: String) -> Bool {
+        let n = display.precomposedStringWithCompatibilityMapping
+        guard n.hasSuffix("系統"), let c = n.dropLast(2).last else { return false }
+        return c.isASCII && (c.isNumber || c.isLetter)
+    }
+
+    /// Where the route-number rule comes from.
+    static let routeNumberSource = "a tram's 系統 is a service over its lines, crossing them section by section "
+        + "(rail-dream.net/hiroshimastreetcar: 「路線名と走行している系統が区間によって異なる」; dic.pixiv.net/a/本線(広島電鉄): "
+        + "「市内線の全系統が乗り入れる唯一の路線」)"
 
     /// The `ends` row for a line of an operator and class, known by any of `names`, if any.
     static func ends(operatorID: String, serviceClass: String, names: [String]) -> LineDefinition? {

@@ -193,7 +193,9 @@ extension LineTable {
         let lastDataset = sortedGroups.last { !stale.contains($0.members.min()!) }?.dataset
         for g in sortedGroups {
             let first = sections[g.members[0]]
-            let name = display[g.members[0]]!
+            // A bare 本線 (N02's tram lines: 広電, 函館, 長崎) is the operator's: 広電本線.
+            let shown = display[g.members[0]]!
+            let name = shown == "本線" ? (OperatorTable.builtIn[id: first.operatorID]?.shortName ?? "") + shown : shown
             let id = first.operatorID + "/" + (first.serviceClass == "shinkansen" ? "s" : "c") + "/" + SearchFold.name(name)
             var fids = Set<Int64>()
             for m in g.members { for x in sections[m].members { fids.insert(x.fid) } }
