@@ -28,11 +28,14 @@ static inline VipsImage *eki_vips_header(const void *buf, size_t len) {
 
 /* Decodes `buf` shrunk to fit `size` x `size` (never enlarged), turned upright by its
    orientation tag; shrink-on-load where the format has it (JPEG, WebP, HEIC). A truncated or
-   broken file fails when its pixels are read. */
+   broken file fails when its pixels are read, and so does one whose decoder only warns (a JPEG
+   with corrupt scan data: libjpeg's "Corrupt JPEG data" would leave the rest grey):
+   fail_on=warning (VIPS_FAIL_ON_WARNING). It goes in `option_string`, the loader's options:
+   thumbnail_buffer's own `fail_on` property does not reach the loader in libvips 8.14. */
 static inline VipsImage *eki_vips_thumbnail_buffer(const void *buf, size_t len, int size) {
     VipsImage *out = NULL;
     if (vips_thumbnail_buffer((void *)buf, len, &out, size, "height", size, "size", VIPS_SIZE_DOWN,
-                              "option_string", "fail_on=truncated", NULL)) return NULL;
+                              "option_string", "fail_on=warning", NULL)) return NULL;
     return out;
 }
 

@@ -38,7 +38,8 @@ public enum EkiCommandLine {
         guard let command = commands[name] else { return unknownCommand(name, console: console) }
         let rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            console.out(command.help.hasSuffix("\n") ? command.help : command.help + "\n")
+            let help = command.help(for: rest)
+            console.out(help.hasSuffix("\n") ? help : help + "\n")
             return 0
         }
         do {
@@ -81,8 +82,15 @@ public enum EkiCommandLine {
 protocol Command {
     static var summary: String { get }
     static var help: String { get }
+    /// The help for `eki <command> ARGUMENTS --help`: a subcommand's own help when it has one
+    /// (`eki visit photo --help`), else `help`.
+    static func help(for arguments: [String]) -> String
     init(arguments: [String], console: Console) throws
     func run() throws -> Int32
+}
+
+extension Command {
+    static func help(for arguments: [String]) -> String { help }
 }
 
 /// Options every database command shares.

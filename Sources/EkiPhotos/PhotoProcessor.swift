@@ -65,7 +65,8 @@ public struct PhotoError: Error, CustomStringConvertible, Sendable, Equatable {
         case unsupported(String)
         /// The header states more than `PhotoLimits.maxPixels` pixels.
         case tooManyPixels(width: Int, height: Int, limit: Int)
-        /// The pixels could not be decoded (truncated or corrupt), with libvips's reason.
+        /// The pixels could not be decoded (truncated or corrupt, including data the decoder
+        /// only warns about, such as a JPEG's "Corrupt JPEG data"), with libvips's reason.
         case broken(String)
         /// Decoding took longer than `PhotoLimits.timeLimit`.
         case timedOut(seconds: Double)
@@ -113,7 +114,8 @@ public struct PhotoError: Error, CustomStringConvertible, Sendable, Equatable {
 ///    JPEG / PNG / WebP / HEIC (HEIF, AVIF), or its header states more than `maxPixels` pixels;
 /// 2. decodes it shrunk to ≤ `longSide` px on its long side (shrink-on-load), turned upright
 ///    by its EXIF orientation, as 8-bit sRGB (embedded ICC profile applied, alpha on white),
-///    within `timeLimit` seconds;
+///    within `timeLimit` seconds; any decoder warning refuses it (libvips's fail-on-warning: a
+///    JPEG with corrupt scan data would otherwise come out partly grey);
 /// 3. saves baseline JPEG with no metadata at all (no EXIF, GPS, XMP, IPTC, ICC, comments),
 ///    stepping the quality down through `qualities`, then the size down through `sizes`, until
 ///    the file is ≤ `maxOutputBytes`; refuses it when the floor size at the lowest quality is

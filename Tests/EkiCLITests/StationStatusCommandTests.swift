@@ -21,6 +21,35 @@ import EkiTestSupport
         #expect(show("jr-east/c/東京", "--format", "json").out.contains(#""status":"open","status_since":null,"#))
     }
 
+    /// `eki line` says each station's status: in the table's status column (blank when open,
+    /// `closed` for an abolished one), and as `status` and `status_since` in JSON and GeoJSON.
+    @Test(.needsN02AndStationDatabase) func lineSaysEachStationsStatus() throws {
+        func line(_ args: String...) -> EkiRun {
+            eki(["line"] + args + ["--db", RealData.combinedDatabase, "--visits", dir.appendingPathComponent("none.sqlite").path])
+        }
+        func row(_ out: String, _ key: String) -> [String] {
+            out.split(separator: "\n").first { $0.hasSuffix(" " + key) }.map { $0.split(separator: " ").map(String.init) } ?? []
+        }
+        let table = line("肥薩線").out
+        #expect(row(table, "jr-kyushu/c/人吉") == ["14", "人吉", "suspended", "jr-kyushu/c/人吉"], "\(table)")
+        #expect(row(table, "jr-kyushu/c/八代") == ["0", "八代", "jr-kyushu/c/八代"])
+        #expect(row(line("山形新幹線").out, "jr-east/c/赤岩") == ["3", "赤岩", "closed", "jr-east/c/赤岩"])
+
+        func stations(_ format: String) throws -> [String: [String: Any]] {
+            let object = try JSONSerialization.jsonObject(with: Data(line("肥薩線", "--format", format).out.utf8)) as? [String: Any]
+            let items = format == "json" ? object?["stations"] as? [[String: Any]]
+                : (object?["features"] as? [[String: Any]])?.compactMap { $0["properties"] as? [String: Any] }.filter { $0["key"] != nil }
+            return Dictionary((items ?? []).map { ($0["key"] as? String ?? "", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        for format in ["json", "geojson"] {
+            let s = try stations(format)
+            #expect(s["jr-kyushu/c/人吉"]?["status"] as? String == "suspended", "\(format)")
+            #expect(s["jr-kyushu/c/人吉"]?["status_since"] as? String == "2020-07-04", "\(format)")
+            #expect(s["jr-kyushu/c/八代"]?["status"] as? String == "open", "\(format)")
+            #expect(s["jr-kyushu/c/八代"]?["status_since"] is NSNull, "\(format)")
+        }
+    }
+
     /// The log's counting-rules setting is what stats, lines and share count by without
     /// --rules; --rules overrides it. A visit to suspended 人吉 counts only under `all`.
     @Test(.needsN02AndStationDatabase) func countingRulesSettingDecidesTheTotals() throws {

@@ -67,10 +67,14 @@ import Testing
         let good = try write(try PhotoProcessor.sample(width: 800, height: 600), "good.jpg")
         #expect(eki(["visit", "photo", "add", "2", good, "--visits", visits]).status == 0)
         let jpeg = try PhotoProcessor.sample(width: 1200, height: 900)
+        // 2,000 bytes of the scan inverted: libjpeg only warns, and the photo would be half grey.
+        var corrupt = jpeg
+        for i in corrupt.count / 2 - 1000..<corrupt.count / 2 + 1000 { corrupt[i] ^= 0xFF }
         // A PNG whose header says 100,000 × 100,000 (IHDR, one tiny IDAT, IEND).
         let bomb: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52, 0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 0x08, 0x02, 0x00, 0x00, 0x00, 0x27, 0x30, 0x9C, 0x9F, 0x00, 0x00, 0x00, 0x09, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01, 0x5E, 0xFF, 0x7D, 0xF9, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
         let cases: [(String, [UInt8], String)] = [
             ("cut.jpg", Array(jpeg.prefix(jpeg.count / 2)), "cut.jpg: the image cannot be read ("),
+            ("grey.jpg", corrupt, "grey.jpg: the image cannot be read (VipsJpeg: Corrupt JPEG data: bad Huffman code)\n"),
             ("bomb.png", bomb, "bomb.png: the image says it is 100000 × 100000 pixels, more than the 120-megapixel limit"),
             ("notes.txt", Array("小田原で乗り換え\n".utf8), "notes.txt: not an image (JPEG, PNG, WebP or HEIC expected)"),
             ("empty.jpg", [], "empty.jpg: the file is empty (0 bytes)"),
@@ -84,13 +88,34 @@ import Testing
             #expect(try Data(contentsOf: URL(fileURLWithPath: visits)) == before, "\(name)")
         }
         let noVisit = eki(["visit", "photo", "add", "99", good, "--visits", visits])
-        #expect(noVisit.status == 1 && noVisit.err == "eki visit: no visit with id 99\n")
+        #expect(noVisit.status == 1 && noVisit.err == "eki visit: \(good): no visit with id 99 to add it to\n")
+        let noVisitTwo = eki(["visit", "photo", "add", "99", good, "b.png", "--visits", visits])
+        #expect(noVisitTwo.status == 1 && noVisitTwo.err == "eki visit: \(good), b.png: no visit with id 99 to add them to\n")
         let missing = eki(["visit", "photo", "add", "1", path("nope.jpg"), "--visits", visits])
         #expect(missing.status == 1 && missing.err == "eki visit: \(path("nope.jpg")): cannot read the file\n")
         #expect(try Data(contentsOf: URL(fileURLWithPath: visits)) == before)
         #expect(try VisitLog(path: visits, create: false).allPhotos().map(\.visitID) == [2])
         #expect(eki(["visit", "photo", "add", "1", "--visits", visits]).status == 64)
         #expect(eki(["visit", "photo", "list", "x", "--visits", visits]).err == "eki visit: visit photo list: 'x' is not a visit id\n")
+    }
+
+    /// `eki visit photo --help` is the photo subcommands' help alone; `eki visit --help` has every
+    /// subcommand's entry at the same indent.
+    @Test func photoHelpIsItsOwn() {
+        let help = eki(["visit", "photo", "--help"])
+        #expect(help.status == 0)
+        #expect(help.out.hasPrefix("usage: eki visit photo add VISIT_ID FILE...\n"
+                                   + "       eki visit photo list VISIT_ID [--format table|json]\n"), "\(help.out)")
+        #expect(help.out.contains("\n  photo    the photos of a visit."))
+        #expect(help.out.hasSuffix("  --visits PATH      visit log (default: $EKI_VISITS, else $XDG_DATA_HOME/eki/visits.sqlite,\n"
+                                   + "                     else ~/.local/share/eki/visits.sqlite)\n"))
+        #expect(!help.out.contains("eki visit share") && !help.out.contains("--db"))
+        #expect(eki(["visit", "photo", "add", "-h"]).out == help.out)
+        #expect(eki(["help", "visit"]).out == eki(["visit", "--help"]).out)
+        let visit = eki(["visit", "--help"]).out
+        #expect(visit.contains("eki visit share"))
+        let entries = visit.split(separator: "\n").filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") }.map { $0.split(separator: " ").first! }
+        #expect(entries.starts(with: ["add", "list", "rm", "check", "export", "import", "share", "config", "sync", "photo"]), "\(entries)")
     }
 }
 

@@ -103,6 +103,22 @@ import Testing
         }
     }
 
+    /// 2,000 bytes inverted in the middle of the scan: libjpeg only warns ("Corrupt JPEG data",
+    /// a few times; libvips gives up by itself only at 100) and would fill the rest grey; the
+    /// warning refuses the file.
+    @Test func corruptScanIsRefused() throws {
+        var jpeg = try PhotoProcessor.sample(width: 800, height: 600)
+        let middle = jpeg.count / 2
+        for i in middle - 1000..<middle + 1000 { jpeg[i] ^= 0xFF }
+        var refused: PhotoError?
+        do { _ = try processor.process(jpeg, source: "grey.jpg") } catch { refused = error }
+        #expect(refused == PhotoError(source: "grey.jpg", reason: .broken("VipsJpeg: Corrupt JPEG data: bad Huffman code")))
+        #expect(refused?.description == "grey.jpg: the image cannot be read (VipsJpeg: Corrupt JPEG data: bad Huffman code)")
+        // The same bytes uncorrupted are a photo.
+        for i in middle - 1000..<middle + 1000 { jpeg[i] ^= 0xFF }
+        #expect(try processor.process(jpeg, source: "fine.jpg").width == 800)
+    }
+
     @Test func decodingPastTheTimeLimitIsStopped() throws {
         let big = try PhotoProcessor.sample(width: 4000, height: 3000)
         var now = PhotoLimits()

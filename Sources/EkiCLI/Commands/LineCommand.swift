@@ -9,14 +9,16 @@ struct LineCommand: Command {
                     [--rules oritsubushi|all] [--visits PATH]
 
     Lists the entries of one line in order along it (branch by branch), each with its visit
-    mark and completion date. NAME is a line id (jr-central/s/東海道新幹線) or any name of it
+    mark, completion date and status (blank when open; suspended, closed or brt, as `eki show`
+    gives it). NAME is a line id (jr-central/s/東海道新幹線) or any name of it
     (東海道新幹線, 銀座線, 3号線銀座線); a common name (山形新幹線) gives the section it names.
     A name that several lines share is refused with their ids; a name that matches no line
     exits 1 with the closest line names (by edit distance over names and aliases).
       --format F    table (default); json: an object with `line` (as in `eki lines --format
-                    json`) and `stations` (key, name, reading, order, visited, completed, and
-                    branch when the line has several); geojson: the stations as points and a
-                    LineString through them in order per branch (degrees WGS84, [lon, lat])
+                    json`) and `stations` (key, name, reading, order, open, status,
+                    status_since, visited, completed, and branch when the line has several);
+                    geojson: the stations as points (the same properties but reading) and
+                    a LineString through them in order per branch (degrees WGS84, [lon, lat])
       --include-staff-only  count staff-only stops (黒部峡谷鉄道 柳橋 …: passengers may not
                     get on or off) in the totals; left out by default
     \(CountingOption.help)\(VisitOptions.pathHelp)\(DatabaseOption.help)
@@ -74,6 +76,8 @@ struct LineCommand: Command {
                 var m: [(String, JSONValue)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
                                                 ("reading", .optional(s.station.reading)), ("order", s.order.map(JSONValue.int) ?? .null),
                                                 ("open", .bool(s.station.isOpen)),
+                                                ("status", .string(s.station.status.rawValue)),
+                                                ("status_since", .optional(s.station.statusSince)),
                                                 ("visited", .bool(visits.isVisited(s.station.key))),
                                                 ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { m.append(("branch", .int(s.branch))) }
@@ -86,6 +90,8 @@ struct LineCommand: Command {
                 var props: [(String, JSONValue)] = [("key", .string(s.station.key)), ("name", .string(s.station.name)),
                                                     ("order", s.order.map(JSONValue.int) ?? .null),
                                                     ("open", .bool(s.station.isOpen)),
+                                                    ("status", .string(s.station.status.rawValue)),
+                                                    ("status_since", .optional(s.station.statusSince)),
                                                     ("visited", .bool(visits.isVisited(s.station.key))),
                                                     ("completed", .optional(visits.completion(of: s.station.key)?.text))]
                 if branched { props.append(("branch", .int(s.branch))) }
@@ -109,13 +115,23 @@ struct LineCommand: Command {
                 + ": \(visitedCount) of \(Set(open.map(\.station.key)).count) visited\n"
             let rows = stops.map { s -> [String] in
                 [s.order.map(String.init) ?? "-", visits.isVisited(s.station.key) ? "✓" : "", s.station.name,
-                 visits.completion(of: s.station.key)?.text ?? "", s.station.isOpen ? "" : "closed", s.station.key]
+                 visits.completion(of: s.station.key)?.text ?? "", Self.statusCell(s.station.status), s.station.key]
                     + (branched ? [String(s.branch)] : [])
             }
             console.out(title + DisplayWidth.table(header: ["order", "visited", "name", "completed", "status", "key"]
                                                     + (branched ? ["branch"] : []), rows: rows))
         }
         return 0
+    }
+
+    /// The table's status column: blank for an open station, `closed` for an abolished one, else
+    /// the status's name (`suspended`, `brt`).
+    static func statusCell(_ status: StationStatus) -> String {
+        switch status {
+        case .open: ""
+        case .abolished: "closed"
+        default: status.rawValue
+        }
     }
 
     static func point(_ c: Coordinate) -> JSONValue {

@@ -65,6 +65,11 @@ struct VisitCommand: Command {
 
     static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync", "photo"]
 
+    /// `eki visit photo … --help` is the photo subcommands' help; any other, the whole of `help`.
+    static func help(for arguments: [String]) -> String {
+        arguments.first == "photo" ? photoUsage : help
+    }
+
     let sub: String
     let args: Arguments
     let console: Console

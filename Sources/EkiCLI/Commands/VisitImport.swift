@@ -7,28 +7,28 @@ import Foundation
 /// of the 降りつぶし apps, checked against the station database before anything is written.
 extension VisitCommand {
     static let importHelp = """
-          import   merges a file written by export (format from the extension or content) in one
-                   transaction: the same station, date and kind is the same visit (a different
-                   note is a conflict; the log's note is kept); ids are kept when free. A zip
-                   from `export --with-photos` brings its photos too, byte for byte (each
-                   checked to be a photo as stored: JPEG, no metadata), in the same transaction.
-                   A file saved again by a spreadsheet reads too: UTF-8 (with or without
-                   BOM) or CP932, detected as `eki import` does (--encoding says which),
-                   CRLF, dates like 2019/8/13 and 2019年8月13日. Each station is checked
-                   against the station database (--db) first: a key, or a name matching
-                   exactly one entry (recorded under its key). Rows that resolve to no entry
-                   are listed and nothing is imported (exit 1) unless --keep-orphans, which
-                   keeps them as orphaned visits (`visit check` lists them).
-            --from oritsubushi  FILE is the SQLite database of i降りつぶし / 降りつぶしroid: each
-                   completion is matched to an entry by name, class, operator and point, then
-                   by operator change, former name and place (docs/oritsubushi-import.md),
-                   and a report lists what matched, what is ambiguous (with the candidates)
-                   and what is unmatched (with the reason); dates and memos are carried over.
-                   Nothing is imported while any completion is ambiguous or unmatched, unless
-                   --keep-orphans (those are then kept as orphaned visits keyed
-                   oritsubushi/S_ID/NAME).
-            --dry-run  prints the report (what would be imported, refused or kept) and
-                   writes nothing; exit 0 when the file reads.
+      import   merges a file written by export (format from the extension or content) in one
+               transaction: the same station, date and kind is the same visit (a different
+               note is a conflict; the log's note is kept); ids are kept when free. A zip
+               from `export --with-photos` brings its photos too, byte for byte (each
+               checked to be a photo as stored: JPEG, no metadata), in the same transaction.
+               A file saved again by a spreadsheet reads too: UTF-8 (with or without
+               BOM) or CP932, detected as `eki import` does (--encoding says which),
+               CRLF, dates like 2019/8/13 and 2019年8月13日. Each station is checked
+               against the station database (--db) first: a key, or a name matching
+               exactly one entry (recorded under its key). Rows that resolve to no entry
+               are listed and nothing is imported (exit 1) unless --keep-orphans, which
+               keeps them as orphaned visits (`visit check` lists them).
+        --from oritsubushi  FILE is the SQLite database of i降りつぶし / 降りつぶしroid: each
+               completion is matched to an entry by name, class, operator and point, then
+               by operator change, former name and place (docs/oritsubushi-import.md),
+               and a report lists what matched, what is ambiguous (with the candidates)
+               and what is unmatched (with the reason); dates and memos are carried over.
+               Nothing is imported while any completion is ambiguous or unmatched, unless
+               --keep-orphans (those are then kept as orphaned visits keyed
+               oritsubushi/S_ID/NAME).
+        --dry-run  prints the report (what would be imported, refused or kept) and
+               writes nothing; exit 0 when the file reads.
     """
 
     func importFile() throws -> Int32 {

@@ -23,6 +23,16 @@ extension VisitCommand {
 
     static let photoSubcommands = ["add", "list", "rm", "get"]
 
+    /// `eki visit photo --help`: the photo subcommands alone.
+    static let photoUsage = """
+    usage: eki visit photo add VISIT_ID FILE...
+           eki visit photo list VISIT_ID [--format table|json]
+           eki visit photo rm PHOTO_ID
+           eki visit photo get PHOTO_ID [-o FILE] [--thumb]
+
+    \(photoHelp)\(VisitOptions.pathHelp)
+    """
+
     /// Checks the arguments of `visit photo …` (at parse time: usage errors exit 64).
     static func checkPhotoArguments(_ args: Arguments) throws(UsageError) {
         let p = args.positionals
@@ -62,10 +72,13 @@ extension VisitCommand {
     }
 
     /// Every file processed first, then all stored in one transaction: a bad file stores nothing.
+    /// - Throws: `PhotoFileError` naming the files when the log has no visit `visitID`.
     func addPhotos(to visitID: Int64, files: [String]) throws -> Int32 {
         guard FileManager.default.fileExists(atPath: visitsPath) else { throw VisitLogError.missing(visitsPath) }
         let log = try VisitLog(path: visitsPath)
-        guard try log.visit(id: visitID) != nil else { throw VisitLogError.noSuchVisit(visitID) }
+        let noVisit = PhotoFileError(file: files.joined(separator: ", "),
+                                     message: "no visit with id \(visitID) to add \(files.count == 1 ? "it" : "them") to")
+        guard try log.visit(id: visitID) != nil else { throw noVisit }
         let processor = PhotoProcessor()
         var photos: [NewVisitPhoto] = []
         for file in files {
@@ -74,7 +87,9 @@ extension VisitCommand {
             photos.append(NewVisitPhoto(jpeg: p.jpeg, width: p.width, height: p.height, thumbnail: p.thumbnail,
                                         thumbnailWidth: p.thumbnailWidth, thumbnailHeight: p.thumbnailHeight))
         }
-        for (file, stored) in zip(files, try log.addPhotos(photos, to: visitID)) {
+        let stored: [VisitPhoto]
+        do { stored = try log.addPhotos(photos, to: visitID) } catch VisitLogError.noSuchVisit { throw noVisit }
+        for (file, stored) in zip(files, stored) {
             console.out("photo \(stored.id): visit \(visitID), \(stored.width)×\(stored.height), \(stored.bytes) bytes (\(file))\n")
         }
         return 0
