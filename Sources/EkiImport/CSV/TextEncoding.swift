@@ -78,13 +78,7 @@ public enum TextDecoding {
     static func implausibleScalar(_ text: [UInt8], asCP932: Bool = true) -> Unicode.Scalar? {
         var previousIdeograph = false
         let isLetter = { (u: Unicode.Scalar) in (0x41...0x5A).contains(u.value) || (0x61...0x7A).contains(u.value) }
-        // The scalars are walked with one of look-behind and one of look-ahead (no array of
-        // them: the text may be megabytes long).
-        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
-        var before: Unicode.Scalar? = nil
-        var current = scalars.next()
-        while let u = current {
-            let after = scalars.next()
+        return firstScalar(text) { before, u, after in
             let v = u.value
             let ideograph = (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v) || v >= 0x20000 && v <= 0x3FFFF
             let halfwidthKana = (0xFF61...0xFF9F).contains(v)
@@ -92,12 +86,27 @@ public enum TextDecoding {
                 || (0xA0...0x52F).contains(v)
                 || (0x1E00...0x1EFF).contains(v) || (0x2000...0x27BF).contains(v) || (0x3000...0x30FF).contains(v) || (0x31F0...0x33FF).contains(v)
                 || ideograph || (0xAC00...0xD7AF).contains(v) || (0xFF01...0xFFEF).contains(v) || v == 0xFEFF
-            if !plausible { return u }
+            if !plausible { return true }
             if asCP932 {
-                if halfwidthKana && previousIdeograph { return u }
-                if ideograph, let b = before, let a = after, isLetter(b), isLetter(a) || a == " " { return u }
+                if halfwidthKana && previousIdeograph { return true }
+                if ideograph, let b = before, let a = after, isLetter(b), isLetter(a) || a == " " { return true }
             }
             previousIdeograph = ideograph
+            return false
+        }
+    }
+
+    /// The first scalar of UTF-8 `text` for which `test(before, scalar, after)` holds, walked with
+    /// one scalar of look-behind and one of look-ahead (no array of them: the text may be
+    /// megabytes long).
+    static func firstScalar(_ text: [UInt8],
+                            where test: (Unicode.Scalar?, Unicode.Scalar, Unicode.Scalar?) -> Bool) -> Unicode.Scalar? {
+        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
+        var before: Unicode.Scalar? = nil
+        var current = scalars.next()
+        while let u = current {
+            let after = scalars.next()
+            if test(before, u, after) { return u }
             before = u
             current = after
         }
@@ -111,18 +120,11 @@ public enum TextDecoding {
     /// and a kanji).
     static func hasJapanese(_ text: [UInt8]) -> Bool {
         let isHalfwidth = { (u: Unicode.Scalar?) in u.map { (0xFF61...0xFF9F).contains($0.value) } ?? false }
-        var scalars = String(decoding: text, as: UTF8.self).unicodeScalars.makeIterator()
-        var before: Unicode.Scalar? = nil
-        var current = scalars.next()
-        while let u = current {
-            let after = scalars.next()
+        return firstScalar(text) { before, u, after in
             let v = u.value
-            if (0x3041...0x30FF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v)
-                || (0x20000...0x3FFFF).contains(v), !isHalfwidth(before), !isHalfwidth(after) { return true }
-            before = u
-            current = after
-        }
-        return false
+            return ((0x3041...0x30FF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xF900...0xFAFF).contains(v)
+                || (0x20000...0x3FFFF).contains(v)) && !isHalfwidth(before) && !isHalfwidth(after)
+        } != nil
     }
 
     /// Index of the first byte that is not part of valid UTF-8, or nil.

@@ -94,7 +94,7 @@ extension LineTable {
             """)
         var index: [String: Int] = [:]
         var sections: [Section] = []
-        var pending: (dataset: String, ord: Int64, lines: [String], order: Int?, color: String?, open: Bool, op: String?,
+        var pending: (dataset: String, ord: Int64, lines: [String], order: Int?, color: String?, open: Bool, operatorName: String?,
                       candidates: [(fid: Int64, op: String, cls: String, lines: String)])?
         func flush() {
             guard let p = pending, let first = p.candidates.first else { return }
@@ -107,7 +107,8 @@ extension LineTable {
                     let quoted = String(JSONText.encodeStrings([line]).dropFirst().dropLast())
                     // An open entry lists no line closed there: a closed row goes to the entry
                     // of its own operator.
-                    pick = p.candidates.first { $0.lines.contains(quoted) } ?? p.candidates.first { $0.op == p.op } ?? first
+                    let own = { p.operatorName.flatMap { OperatorTable.builtIn.resolve($0, followSuccessors: p.open)?.id } }
+                    pick = p.candidates.first { $0.lines.contains(quoted) } ?? own().flatMap { op in p.candidates.first { $0.op == op } } ?? first
                 }
                 let key = [p.dataset, line, pick.op, pick.cls].joined(separator: "\u{1}")
                 let i: Int
@@ -129,10 +130,8 @@ extension LineTable {
                 continue
             }
             flush()
-            let closed = s.int64(5) != 0
             pending = (dataset, ord, JSONText.decodeStrings(s.text(2)), s.isNull(3) ? nil : Int(s.int64(3)),
-                       s.optionalText(4), !closed,
-                       s.optionalText(10).flatMap { OperatorTable.builtIn.resolve($0, followSuccessors: !closed)?.id }, [candidate])
+                       s.optionalText(4), s.int64(5) == 0, s.optionalText(10), [candidate])
         }
         flush()
         return sections
@@ -334,31 +333,6 @@ extension LineTable {
             best = (i, same, shared)
         }
         return best?.index
-    }
-
-    /// Sequences meeting end to end joined (the later one turned round when needed), in order.
-    static func join(_ input: [[Int64]]) -> [[Int64]] {
-        var seqs = input
-        var changed = true
-        while changed {
-            changed = false
-            outer: for i in seqs.indices {
-                for j in seqs.indices where j != i {
-                    let a = seqs[i], b = seqs[j]
-                    var joined: [Int64]?
-                    if a.last == b.first { joined = a + b.dropFirst() }
-                    else if a.last == b.last { joined = a + b.reversed().dropFirst() }
-                    else if a.first == b.last { joined = b + a.dropFirst() }
-                    else if a.first == b.first, a.count > 1, b.count > 1 { joined = a.reversed() + b.dropFirst() }
-                    guard let joined else { continue }
-                    seqs[min(i, j)] = joined
-                    seqs.remove(at: max(i, j))
-                    changed = true
-                    break outer
-                }
-            }
-        }
-        return seqs
     }
 
     /// Step 5: the loop flag.

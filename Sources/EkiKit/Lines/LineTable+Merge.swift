@@ -39,4 +39,29 @@ extension LineTable {
         for f in base { sequence.append(f); sequence += after[f] ?? [] }
         return (sequence + tail, branches)
     }
+
+    /// Sequences meeting end to end joined (the later one turned round when needed), in order.
+    static func join(_ input: [[Int64]]) -> [[Int64]] {
+        var seqs = input
+        var changed = true
+        while changed {
+            changed = false
+            outer: for i in seqs.indices {
+                for j in seqs.indices where j != i {
+                    let a = seqs[i], b = seqs[j]
+                    var joined: [Int64]?
+                    if a.last == b.first { joined = a + b.dropFirst() }
+                    else if a.last == b.last { joined = a + b.reversed().dropFirst() }
+                    else if a.first == b.last { joined = b + a.dropFirst() }
+                    else if a.first == b.first, a.count > 1, b.count > 1 { joined = a.reversed() + b.dropFirst() }
+                    guard let joined else { continue }
+                    seqs[min(i, j)] = joined
+                    seqs.remove(at: max(i, j))
+                    changed = true
+                    break outer
+                }
+            }
+        }
+        return seqs
+    }
 }
