@@ -1,5 +1,6 @@
 import CVips
 import Foundation
+import Synchronization
 
 /// What a stored photo may be, and the limits a file is checked against before it is decoded.
 public struct PhotoLimits: Sendable, Equatable {
@@ -151,9 +152,11 @@ public struct PhotoProcessor: Sendable {
         func fail(_ r: PhotoError.Reason) -> PhotoError { PhotoError(source: source, reason: r) }
         guard !bytes.isEmpty else { throw fail(.empty) }
         guard bytes.count <= limits.maxInputBytes else { throw fail(.inputTooLarge(bytes: bytes.count, limit: limits.maxInputBytes)) }
-        guard Self.started else { throw fail(.broken("libvips did not start: \(Self.lastError())")) }
-        let result: Result<ProcessedPhoto, PhotoError> = bytes.withUnsafeBytes { raw in
-            do throws(PhotoError) { return .success(try run(raw, fail: fail)) } catch { return .failure(error) }
+        let result: Result<ProcessedPhoto, PhotoError> = Self.withVips {
+            guard Self.started else { return .failure(fail(.broken("libvips did not start: \(Self.lastError())"))) }
+            return bytes.withUnsafeBytes { raw in
+                do throws(PhotoError) { return .success(try run(raw, fail: fail)) } catch { return .failure(error) }
+            }
         }
         return try result.get()
     }
@@ -240,7 +243,7 @@ public struct PhotoProcessor: Sendable {
     public func decodeRGB(_ bytes: [UInt8], source: String) throws(PhotoError) -> (width: Int, height: Int, rgb: [UInt8]) {
         func fail(_ r: PhotoError.Reason) -> PhotoError { PhotoError(source: source, reason: r) }
         guard Self.started, !bytes.isEmpty else { throw fail(.empty) }
-        let result: Result<(Int, Int, [UInt8]), PhotoError> = bytes.withUnsafeBytes { raw in
+        let result: Result<(Int, Int, [UInt8]), PhotoError> = Self.withVips { bytes.withUnsafeBytes { raw in
             guard let image = eki_vips_header(raw.baseAddress, raw.count) else { return .failure(fail(.broken(Self.lastError()))) }
             defer { g_object_unref(image) }
             let (w, h) = (Int(vips_image_get_width(image)), Int(vips_image_get_height(image)))
@@ -252,7 +255,7 @@ public struct PhotoProcessor: Sendable {
             defer { g_free(mem) }
             guard size == w * h * 3 else { return .failure(fail(.broken("\(size) bytes for \(w) × \(h) RGB"))) }
             return .success((w, h, Array(UnsafeRawBufferPointer(start: mem, count: size))))
-        }
+        } }
         let (w, h, rgb) = try result.get()
         return (w, h, rgb)
     }
@@ -285,6 +288,19 @@ public struct PhotoProcessor: Sendable {
 
     private static func clearError() { vips_error_clear() }
 
+    /// libvips keeps one error buffer for the whole process, and some calls that succeed leave
+    /// text in it; calls that read it run one at a time, from an empty buffer, so an error
+    /// names this call's failure and not another photo's.
+    private static let vipsCalls = Mutex(())
+
+    private static func withVips<T>(_ body: () -> T) -> T {
+        vipsCalls.withLock { _ in
+            // The buffer exists once libvips has started (clearing it before crashes).
+            if started { vips_error_clear() }
+            return body()
+        }
+    }
+
     // MARK: Samples (tests and benchmarks make their own images)
 
     /// A `width` × `height` image made by libvips, encoded as `format` (`jpeg`, `png`, `webp`,
@@ -293,16 +309,19 @@ public struct PhotoProcessor: Sendable {
     package static func sample(width: Int, height: Int, format: String = "jpeg", noise: Bool = false,
                                quality: Int = 92) throws(PhotoError) -> [UInt8] {
         let fail = { (r: PhotoError.Reason) in PhotoError(source: "sample", reason: r) }
-        guard started, let image = eki_vips_sample(Int32(width), Int32(height), noise ? 1 : 0) else { throw fail(.broken(lastError())) }
-        defer { g_object_unref(image) }
-        let out: [UInt8]?
-        switch format {
-        case "png": out = encode { eki_vips_png(image, $0, $1) }
-        case "webp": out = encode { eki_vips_webp(image, $0, $1) }
-        case "heif": out = encode { eki_vips_heif(image, $0, $1) }
-        default: out = encode { eki_vips_jpeg(image, Int32(quality), $0, $1) }
+        let result: Result<[UInt8], PhotoError> = withVips {
+            guard started, let image = eki_vips_sample(Int32(width), Int32(height), noise ? 1 : 0) else { return .failure(fail(.broken(lastError()))) }
+            defer { g_object_unref(image) }
+            let out: [UInt8]?
+            switch format {
+            case "png": out = encode { eki_vips_png(image, $0, $1) }
+            case "webp": out = encode { eki_vips_webp(image, $0, $1) }
+            case "heif": out = encode { eki_vips_heif(image, $0, $1) }
+            default: out = encode { eki_vips_jpeg(image, Int32(quality), $0, $1) }
+            }
+            guard let out else { return .failure(fail(.broken(lastError()))) }
+            return .success(out)
         }
-        guard let out else { throw fail(.broken(lastError())) }
-        return out
+        return try result.get()
     }
 }

@@ -71,6 +71,34 @@ import EkiTestSupport
         #expect(r.out.hasPrefix("osm: 5 rows → 5 entries\n"))
     }
 
+    @Test("bzip2-compressed OSM piped on - imports, copied aside for the second pass",
+          .enabled(if: builtEki != nil, "needs the built eki executable (swift build)"),
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bzip2"), "needs /usr/bin/bzip2"))
+    func pipedBzip2OSM() throws {
+        let fixture = TestPaths.package("Tests/EkiImportTests/Fixtures/osm/odawara-n14w1r6.osm")
+        let bz = Process()
+        bz.executableURL = URL(fileURLWithPath: "/usr/bin/bzip2")
+        bz.arguments = ["-c", fixture]
+        let out = Pipe()
+        bz.standardOutput = out
+        try bz.run()
+        let compressed = out.fileHandleForReading.readDataToEndOfFile()
+        bz.waitUntilExit()
+        #expect(compressed.starts(with: Array("BZh".utf8)))
+        let r = try ekiProcess(["import", "--db", path("stdin-bz2.gpkg"), "-"], stdin: compressed)
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.hasPrefix("osm: 5 rows → 5 entries\n"))
+    }
+
+    @Test("errors in OSM read from stdin are named <stdin>, with line and column",
+          .enabled(if: builtEki != nil, "needs the built eki executable (swift build)"))
+    func pipedOSMError() throws {
+        let osm = try Data(contentsOf: URL(fileURLWithPath: TestPaths.package("Tests/EkiImportTests/Fixtures/osm/bad-version-0.5.osm")))
+        let r = try ekiProcess(["import", "--db", path("stdin-bad.gpkg"), "-"], stdin: osm)
+        #expect(r.status == 1)
+        #expect(r.err == "eki import: <stdin>:2:1: version: OSM XML version 0.5 is not supported (0.6 expected)\n")
+    }
+
     @Test("an OSM file with a DOCTYPE is identified as OSM and refused for its entities")
     func osmWithDoctype() {
         let file = TestPaths.package("Tests/EkiImportTests/Fixtures/osm/bad-doctype-billion-laughs.osm")

@@ -17,19 +17,6 @@ struct OSMInputTests {
     let temporary = TemporaryDirectory()
     var dir: URL { temporary.url }
 
-    /// Runs `body` with stdin reading `path`, then restores stdin.
-    func withStandardInput<T>(from path: String, _ body: () throws -> T) rethrows -> T {
-        let fd = open(path, O_RDONLY)
-        let saved = dup(STDIN_FILENO)
-        dup2(fd, STDIN_FILENO)
-        close(fd)
-        defer {
-            dup2(saved, STDIN_FILENO)
-            close(saved)
-        }
-        return try body()
-    }
-
     @Test("gzip and bzip2 are found by their magic bytes, whatever the file is called",
           .needsTool("gzip"), .needsTool("bzip2"))
     func compressedFiles() throws {
@@ -93,22 +80,5 @@ struct OSMInputTests {
         // 箱根板橋 is a way whose nodes come first: its centroid needs the second pass.
         #expect(OSMTestSupport.summary(records) == (try expected))
         #expect(records.contains { $0.source.id == "way/2001" })
-    }
-
-    @Test("`-` reads stdin (bzip2 here), copied aside for the second pass",
-          .needsTool("bzip2"))
-    func standardInput() throws {
-        let bz = dir.appendingPathComponent("stdin.osm.bz2").path
-        try OSMTestSupport.shell("bzip2 -c \"$1\" > \"$2\"", odawara, bz)
-        let records = try withStandardInput(from: bz) { try OSMImporter(path: "-").read().records }
-        #expect(OSMTestSupport.summary(records) == (try expected))
-    }
-
-    @Test("Errors from stdin are named <stdin>")
-    func standardInputError() throws {
-        let e = try withStandardInput(from: OSMTestSupport.fixture("bad-version-0.5.osm")) {
-            try #require(throws: ImportError.self) { try OSMImporter(path: "-").read() }
-        }
-        #expect(e.description == "<stdin>:2:1: version: OSM XML version 0.5 is not supported (0.6 expected)")
     }
 }

@@ -54,6 +54,8 @@ enum APIMessage: Sendable, Equatable {
     case geocoderRefused(String)
     case geocoderFailed(String)
     case internalError(String)
+    /// The server is stopping (503).
+    case stopping
 
     /// The parts of a request `tooLarge` names.
     enum Part: Sendable, Equatable { case target, headers, body }
@@ -80,6 +82,7 @@ enum APIMessage: Sendable, Equatable {
         case .foreignHost(let h): return "Host「\(h)」はこのサーバーではありません"
         case .foreignOrigin(let o): return "「\(o)」からの要求はお断りしています"
         case .readOnly: return "サーバーは --read-only で起動しています: 記録は変更できません"
+        case .stopping: return "サーバーを停止しています: しばらくしてからもう一度送ってください"
         case .auth(let m): return m.japanese
         case .methodNotAllowed(let m, let path): return "\(path) に \(m) は使えません"
         case .noAPI(let path): return "\(path) という API はありません"
@@ -134,6 +137,7 @@ enum APIMessage: Sendable, Equatable {
         case .foreignHost(let h): return "Host '\(h)' is not this server's"
         case .foreignOrigin(let o): return "requests from '\(o)' are refused"
         case .readOnly: return "the server was started with --read-only"
+        case .stopping: return "the server is stopping: send again in a moment"
         case .auth(let m): return m.english
         case .methodNotAllowed(let m, let path): return "\(m) is not allowed on \(path)"
         case .noAPI(let path): return "no API at \(path)"

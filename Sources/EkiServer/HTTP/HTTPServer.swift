@@ -72,6 +72,8 @@ public final class HTTPServer: @unchecked Sendable {
     private var daemon: OpaquePointer?
     /// Requests received and not yet answered (for a clean stop).
     private let inFlight = Mutex(0)
+    /// `stop` has begun: new requests are answered 503.
+    private let stopping = Atomic(false)
     /// The port the server listens on (the chosen one when the address asked for port 0).
     public private(set) var port: UInt16 = 0
     /// HTTPS (libmicrohttpd's TLS) rather than plain HTTP.
@@ -128,13 +130,19 @@ public final class HTTPServer: @unchecked Sendable {
         if let t = tlsTexts { free(t.cert); free(t.key) }
     }
 
-    /// Stops accepting connections, lets requests already received finish (up to `grace`
-    /// seconds), then closes every connection and joins the worker threads. Idempotent.
+    /// Stops taking requests — one that arrives now is answered 503 with `Retry-After: 1` and
+    /// `Connection: close` — lets requests already received finish (up to `grace` seconds),
+    /// then closes the listening socket and every connection and joins the worker threads.
+    /// Idempotent.
+    ///
+    /// (No `MHD_quiesce_daemon`: in libmicrohttpd 0.9.75 with an epoll thread pool it races the
+    /// workers taking the listening socket out of their epoll sets and can abort the process,
+    /// "Failed to remove listen FD from epoll set". `MHD_stop_daemon` closes that socket only
+    /// after the workers have stopped.)
     public func stop(grace: Double = 5) {
         guard let d = daemon else { return }
         daemon = nil
-        let listener = MHD_quiesce_daemon(d)
-        if listener >= 0 { close(listener) }
+        stopping.store(true, ordering: .sequentiallyConsistent)
         let deadline = Date().addingTimeInterval(grace)
         while inFlight.withLock({ $0 }) > 0 && Date() < deadline { usleep(5_000) }
         MHD_stop_daemon(d)
@@ -170,6 +178,12 @@ public final class HTTPServer: @unchecked Sendable {
             let headerBytes = headers.reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 4 }
             let targetBytes = strlen(url) + Self.values(connection, eki_mhd_query_kind())
                 .reduce(0) { $0 + $1.0.utf8.count + $1.1.utf8.count + 2 }
+            if stopping.load(ordering: .sequentiallyConsistent) {
+                state.refused = true
+                var r = HTTPResponse.error(503, "stopping", APIMessage.stopping.text(Self.language(connection)))
+                r.headers += [("Retry-After", "1"), ("Connection", "close")]
+                return Self.queue(r, on: connection)
+            }
             var refusal: APIMessage?
             if targetBytes > limits.maxTarget {
                 refusal = .tooLarge(what: .target, limit: limits.maxTarget)
