@@ -41,7 +41,8 @@ public struct StoreCheck: Sendable {
 
     /// Checks the station database at `path` (read-only).
     /// - Throws: `StoreError.missing`, `.isDirectory`, `.interruptedWrite` (a write-ahead log
-    ///   to recover first and no right to write beside the file); `SQLiteError` when the file
+    ///   to recover first and no right to write beside the file), `.beingCreated` and `.locked`
+    ///   (a first import is writing it); `SQLiteError` when the file
     ///   cannot be opened at all. A file that opens but cannot be read is a finding, not a throw.
     public init(path: String) throws {
         var isDirectory: ObjCBool = false
@@ -58,6 +59,7 @@ public struct StoreCheck: Sendable {
         var tables: Set<String> = []
         var parts: [Part] = []
 
+        if (try? StoreError.firstImportRunning(db)) == true { throw StoreError.beingCreated(path) }
         let trees = (try? db.schemaTrees()) ?? []
         do {
             let messages = try db.integrityCheck()
@@ -65,6 +67,8 @@ public struct StoreCheck: Sendable {
             if !messages.isEmpty { tables.formUnion(Self.tables(named: messages, trees: trees, db: db)) }
         } catch let e as SQLiteError where StoreError.leftMidWrite(path, e) {
             throw StoreError.interruptedWrite(path)
+        } catch let e as SQLiteError where e.primary == .busy {
+            throw StoreError.locked(path, waited: db.busyTimeout, creating: FileManager.default.fileExists(atPath: path + "-journal"))
         } catch let e as SQLiteError {
             parts.append(Part(name: "integrity_check", problems: ["the file cannot be read: \(e.message)"]))
             tables.insert("sqlite_schema")
