@@ -66,6 +66,15 @@ import EkiTestSupport
             blob[4 + c * 24..<4 + c * 24 + 8].reduce(Int64(0)) { $0 << 8 | Int64($1) } == Self.tsuchiuraFid
         }!
         try Self.flip(db, at: blob, offset: 4 + cell * 24 + 7)
+        // bbox and nearest at 土浦 no longer answer without it: they stop at the leaf.
+        let damaged = "\(db) is damaged: node 287 of its spatial index (rtree_stations_geom) puts row 2143 where stations does not; nothing was answered from it. `eki info --db \(db) --check` says what else is damaged and how to rebuild the file\n"
+        let bbox = eki("bbox", "--db", db, Self.tsuchiuraBox)
+        #expect(bbox.status == 1)
+        #expect(bbox.out == "")
+        #expect(bbox.err == "eki bbox: " + damaged)
+        let nearest = eki("nearest", "--db", db, "--lat", "36.078595", "--lon", "140.20624", "-k", "1")
+        #expect(nearest.status == 1)
+        #expect(nearest.err == "eki nearest: " + damaged)
         let r = eki("info", "--db", db, "--check")
         #expect(r.status == 1)
         #expect(r.err == "")
@@ -83,6 +92,34 @@ import EkiTestSupport
             Your visits are kept in their own file (the visit log, --visits), which neither the damage nor the rebuild touches.
 
             """)
+    }
+
+    /// A bit of the second byte of 土浦's minimum longitude in its leaf: the box is inverted.
+    /// `eki bbox` still found 土浦; now it stops at the leaf, and rtreecheck names the cell.
+    @Test("a flipped byte in an R-tree box: bbox stops with a plain error, --check names the cell", .needsN02)
+    func rtreeBox() throws {
+        let db = try copy("box.gpkg")
+        let node = try Database(path: db, readOnly: true)
+        let s = try node.prepare(sql: "SELECT data FROM rtree_stations_geom_node WHERE nodeno = \(287)")
+        #expect(try s.step())
+        let blob = s.blob(0)
+        s.reset()
+        node.close()
+        try Self.flip(db, at: blob, offset: 4 + 17 * 24 + 8 + 1)
+        let bbox = eki("bbox", "--db", db, Self.tsuchiuraBox)
+        #expect(bbox.status == 1)
+        #expect(bbox.err == "eki bbox: \(db) is damaged: node 287 of its spatial index (rtree_stations_geom) has cell 17 with an inverted box; nothing was answered from it. `eki info --db \(db) --check` says what else is damaged and how to rebuild the file\n")
+        let r = eki("info", "--db", db, "--check")
+        #expect(r.status == 1)
+        #expect(r.out.hasPrefix("""
+            ok       integrity_check: every page, table and index (SQLite)
+            damaged  rtreecheck(rtree_stations_geom): the spatial index (SQLite)
+                       Dimension 0 of cell 17 on node 287 is corrupt
+            damaged  stations: 9587 rows, text valid UTF-8, each point in its R-tree box
+                       row fid 2127 (jr-east/c/土浦): point outside its R-tree box
+
+            \(db) is damaged: the spatial index (bbox, nearest, the map).
+            """))
     }
 
     /// The first byte of 土 in 土浦's `name`, on its `stations` page: integrity_check calls the

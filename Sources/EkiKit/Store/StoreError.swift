@@ -14,8 +14,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case noEntry(fid: Int64)
     /// An R-tree node has a size the store does not read.
     case unexpectedRTreeNode(table: String, size: Int)
-    /// An R-tree node is missing or cannot be decoded (`problem`: "is missing", "is too short").
-    case corruptRTree(table: String, node: Int64, problem: String)
+    /// An R-tree node of the file at `path` is missing, cannot be decoded, or does not fit the
+    /// tree or the table (`problem`: "is missing", "has cell 3 outside its parent's box", …).
+    case corruptRTree(path: String, table: String, node: Int64, problem: String)
     /// A read-only open of a file whose write-ahead log needs recovering, without the right
     /// to write beside it.
     case interruptedWrite(String)
@@ -62,7 +63,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             return "\(p) has schema version \(found), this eki reads \(expected): rebuild it with `eki import`"
         case .noEntry(let fid): return "no station with fid \(fid)"
         case .unexpectedRTreeNode(let table, let size): return "\(table): unexpected R*Tree node size \(size)"
-        case .corruptRTree(let table, let node, let problem): return "\(table): node \(node) \(problem)"
+        case .corruptRTree(let p, let table, let node, let problem):
+            return "\(p) is damaged: node \(node) of its spatial index (\(table)) \(problem); nothing was answered from it. `eki info --db \(p) --check` says what else is damaged and how to rebuild the file"
         case .interruptedWrite(let p):
             return "\(p) was left mid-write by a command that stopped; its last changes are recovered by the next command that may write \(p) and its folder: run `eki info --db \(p)` once as that user"
         case .beingCreated(let p):
