@@ -129,7 +129,8 @@ def main():
                 "%s / %s" % (us(lean.get("p50_us")), us(lean.get("p99_us"))), peer,
                 "%s / %s" % (us(b["p50_us"]), us(b["p99_us"])), ratio(b["p50_us"], lean.get("p50_us")), met)
         for key, label in (("bbox_lean_no_snapshot", "bbox p50 / p99 µs (lean, change check per query)"),
-                           ("bbox_full", "bbox p50 / p99 µs (`stations(in:)`, whole entries)")):
+                           ("bbox_full", "bbox p50 / p99 µs (`stations(in:)`, whole entries)"),
+                           ("bbox_full_limit300", "bbox p50 / p99 µs (whole entries, 300-pin cap)")):
             x = ours.get(key, {})
             if best[1]:
                 row("viewport", n.upper() if n == "1m" else n, label, "%s / %s" % (us(x.get("p50_us")), us(x.get("p99_us"))),

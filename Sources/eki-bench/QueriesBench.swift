@@ -193,6 +193,10 @@ func runViewports(_ store: StationStore, _ queries: [Query], _ warm: [Query], di
     // Viewport, full entries (stations(in:), sorted by key), on the first capFull queries.
     result["bbox_full"] = try measure(nFull, warmup: warm.count, { _ = try store.spatial.stations(in: box(warm[$0])) },
                                       { _ = try store.spatial.stations(in: box(queries[$0])) })
+    // The same with the map's 300-pin cap (stations(_:) of a ViewportQuery with limit 300).
+    result["bbox_full_limit300"] = try measure(nFull, warmup: warm.count,
+                                               { _ = try store.spatial.stations(ViewportQuery(bbox: box(warm[$0]), limit: 300)) },
+                                               { _ = try store.spatial.stations(ViewportQuery(bbox: box(queries[$0]), limit: 300)) })
 }
 
 /// Where a k-NN query's time goes, per query (p50 over the query set, µs): the query as timed

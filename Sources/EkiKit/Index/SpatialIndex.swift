@@ -71,18 +71,13 @@ public final class SpatialIndex {
     /// Forgets the nodes read so far (after this connection rewrote the tree).
     func dropCache() { nodeCache = nil; clusterGrid = nil }
 
-    /// Reads the whole R-tree and every leaf's points now, so that later lean queries never
+    /// Reads the whole R-tree and every leaf's points now, by one scan of the node table and
+    /// one of `stations` (not one lookup per node and entry), so that later lean queries never
     /// wait for SQLite (about 50 MB for 1M entries). Optional: queries read what they need on
     /// their own.
-    /// - Throws: `SQLiteError`.
+    /// - Throws: `SQLiteError`, `StoreError.corruptRTree`.
     public func preload() throws {
-        let c = try currentNodeCache()
-        var stack: [Int] = [0]
-        while let h = stack.popLast() {
-            let level = c.level(h)
-            guard level > 0 else { continue }
-            for i in c.range(h) { stack.append(try c.child(ofCell: i, parentLevel: level)) }
-        }
+        try currentNodeCache().loadAll()
     }
 
     /// Replaces the R-tree with a packed one built from every entry's `geom` (what the triggers

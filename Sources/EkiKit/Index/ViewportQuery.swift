@@ -130,12 +130,16 @@ extension SpatialIndex {
     }
 
     /// The `k` entries nearest `point` (those `filter` admits, in `prefecture` when given),
-    /// loaded whole, nearest first, ties by key (see `nearestHits`).
-    /// - Throws: `SQLiteError`.
+    /// loaded whole (by one read of their rows), nearest first, ties by key (see `nearestHits`).
+    /// - Throws: `SQLiteError`, `StoreError.noEntry` when a hit has no row.
     public func nearest(to point: Coordinate, k: Int, includeClosed: Bool = false,
                         filter: ViewportQuery.Filter = .all, prefecture: String? = nil) throws -> [StationDistance] {
         let hits = try nearestHits(to: point, k: k, includeClosed: includeClosed, filter: filter, prefecture: prefecture)
-        return try hits.map { StationDistance(station: try entries.station(fid: $0.fid), distance: $0.distance) }
+        let byFid = try entries.stationsByFid(hits.map(\.fid))
+        return try hits.map { h in
+            guard let s = byFid[h.fid] else { throw StoreError.noEntry(fid: h.fid) }
+            return StationDistance(station: s, distance: h.distance)
+        }
     }
 
     /// A filter and a prefecture as one test of a row id.

@@ -50,22 +50,40 @@ public struct EntryCatalog {
     /// - Throws: `SQLiteError`.
     public func stations(fids: [Int64], orderedByKey: Bool = false) throws -> [Station] {
         guard !fids.isEmpty else { return [] }
-        let list = "[" + fids.sorted().map(String.init).joined(separator: ",") + "]"
-        let s = try db.cached(sql: """
-            SELECT s.fid, \(raw: StationColumns.selectList) FROM stations s
-            WHERE s.fid IN (SELECT value FROM json_each(\(list))) \(raw: orderedByKey ? "ORDER BY s.key" : "")
-            """)
-        defer { s.reset() }
         if orderedByKey {
+            let s = try batch(fids, orderedByKey: true)
+            defer { s.reset() }
             var out: [Station] = []
             out.reserveCapacity(fids.count)
             while try s.step() { out.append(StationColumns.decode(s, offset: 1)) }
             return out
         }
+        let byFid = try stationsByFid(fids)
+        return fids.compactMap { byFid[$0] }
+    }
+
+    /// The entries with these row ids by row id, read by one statement (the row ids bound as
+    /// one JSON array): what `station(fid:)` gives for each, without one lookup per row. Row
+    /// ids of no entry are left out.
+    /// - Throws: `SQLiteError`.
+    public func stationsByFid(_ fids: [Int64]) throws -> [Int64: Station] {
+        guard !fids.isEmpty else { return [:] }
+        let s = try batch(fids, orderedByKey: false)
+        defer { s.reset() }
         var byFid: [Int64: Station] = [:]
         byFid.reserveCapacity(fids.count)
         while try s.step() { byFid[s.int64(0)] = StationColumns.decode(s, offset: 1) }
-        return fids.compactMap { byFid[$0] }
+        return byFid
+    }
+
+    /// The statement reading `fid` and the entry columns of these row ids (bound as one JSON
+    /// array), stepped by the caller and reset by it.
+    private func batch(_ fids: [Int64], orderedByKey: Bool) throws -> Statement {
+        let list = "[" + fids.sorted().map(String.init).joined(separator: ",") + "]"
+        return try db.cached(sql: """
+            SELECT s.fid, \(raw: StationColumns.selectList) FROM stations s
+            WHERE s.fid IN (SELECT value FROM json_each(\(list))) \(raw: orderedByKey ? "ORDER BY s.key" : "")
+            """)
     }
 
     /// The key of the entry with row id `fid`.

@@ -18,7 +18,7 @@ extension MapAPI {
                 // The library's viewport: the filter before the pin cap, nearest the centre first.
                 let view = try ctx.store.spatial.viewport(ViewportQuery(bbox: box, filter: visits.viewportFilter(filter),
                                                                         limit: limit, includeClosed: includeClosed))
-                var entries = try view.hits.map { try ctx.features.entry($0.fid, store: ctx.store) }
+                var entries = try ctx.features.entries(view.hits.map(\.fid), store: ctx.store)
                 if limit == nil { entries.sort { $0.key < $1.key } }
                 Self.collectionStart(total: view.total, capacity: entries.count * 420, into: &out)
                 for (i, e) in entries.enumerated() {
@@ -53,9 +53,9 @@ extension MapAPI {
                 Self.collectionStart(total: nil, capacity: k * 440, into: &out)
                 let hits = try ctx.store.spatial.nearestHits(to: point, k: k, includeClosed: includeClosed,
                                                              filter: visits.viewportFilter(filter))
-                for (i, h) in hits.enumerated() {
+                let entries = try ctx.features.entries(hits.map(\.fid), store: ctx.store)
+                for (i, (h, e)) in zip(hits, entries).enumerated() {
                     if i > 0 { out.append(UInt8(ascii: ",")) }
-                    let e = try ctx.features.entry(h.fid, store: ctx.store)
                     StationFeatures.append(head: e.head, distance: h.distance, completion: visits.completion(of: e.key), to: &out)
                 }
                 JSONBytes.append("]}", to: &out)

@@ -36,6 +36,22 @@ final class FeatureCache {
 
     func removeAll() { entries.removeAll(keepingCapacity: true) }
 
+    /// The entries of these row ids, in their order: those not kept yet read by one statement
+    /// (`EntryCatalog.stationsByFid`), not one lookup each.
+    /// - Throws: `StoreError.noEntry` for a row id of no entry, `SQLiteError`.
+    func entries(_ fids: [Int64], store: StationStore) throws -> [Entry] {
+        var missing = fids.filter { entries[$0] == nil }
+        if !missing.isEmpty {
+            if entries.count + missing.count > 200_000 { entries.removeAll(keepingCapacity: true); missing = fids }
+            let read = try store.entries.stationsByFid(missing)
+            for (fid, s) in read { entries[fid] = Entry(key: s.key, head: StationFeatures.head(s)) }
+        }
+        return try fids.map { fid in
+            if let e = entries[fid] { return e }
+            return try entry(fid, store: store)   // no such row: station(fid:) says so
+        }
+    }
+
     func entry(_ fid: Int64, store: StationStore) throws -> Entry {
         if let e = entries[fid] { return e }
         let s = try store.entries.station(fid: fid)
