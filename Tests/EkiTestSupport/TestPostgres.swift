@@ -107,23 +107,35 @@ public final class TestPostgres: @unchecked Sendable {
         try tool("pg_ctl", ["-D", "\(folder.path)/data", "-w", "-l", "\(folder.path)/log", "-o", serverOptions, "start"])
     }
 
+    /// Runs one of PostgreSQL's programs (as `user` when set) and waits for it.
+    ///
+    /// `posix_spawn` and `waitpid` rather than Foundation's `Process`: `Process.waitUntilExit`
+    /// spins a run loop that, on a busy cooperative pool, was seen never to reap the child.
+    /// Output goes to a file, not a pipe, since `pg_ctl start` leaves a server running.
     @discardableResult
     private func tool(_ name: String, _ args: [String]) throws -> String {
         let program = "\(bin)/\(name)"
-        let (exe, argv) = user.map { ("/usr/sbin/runuser", ["-u", $0, "--", program] + args) } ?? (program, args)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exe)
-        p.arguments = argv
-        p.currentDirectoryURL = folder
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw Failure(description: "\(name) exited \(p.terminationStatus): \(text.suffix(600))")
+        let argv = user.map { ["/usr/sbin/runuser", "-u", $0, "--", program] + args } ?? [program] + args
+        let output = folder.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(6)).out").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { cArgs.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, &cArgs, environ)
+        guard spawned == 0 else { throw Failure(description: "\(name): posix_spawn failed: \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(atPath: output)
+        let exited = (status & 0x7f) == 0
+        let code = (status >> 8) & 0xff
+        guard exited, code == 0 else {
+            throw Failure(description: "\(name) exited \(exited ? "with \(code)" : "on signal \(status & 0x7f)"): \(text.suffix(600))")
         }
         return text
     }
