@@ -18,6 +18,7 @@ struct eki_mhd_settings {
     unsigned int threads;           /* MHD_OPTION_THREAD_POOL_SIZE */
     size_t connection_memory;       /* MHD_OPTION_CONNECTION_MEMORY_LIMIT, bytes */
     unsigned int connection_limit;  /* MHD_OPTION_CONNECTION_LIMIT */
+    unsigned int per_ip_limit;      /* MHD_OPTION_PER_IP_CONNECTION_LIMIT; 0: none */
     unsigned int timeout;           /* MHD_OPTION_CONNECTION_TIMEOUT, seconds */
     unsigned int backlog;           /* MHD_OPTION_LISTEN_BACKLOG_SIZE */
     const struct sockaddr *address; /* MHD_OPTION_SOCK_ADDR (only read during the call) */
@@ -44,6 +45,7 @@ static inline struct MHD_Daemon *eki_mhd_start(const struct eki_mhd_settings *s,
         { MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)s->threads, NULL },
         { MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)s->connection_memory, NULL },
         { MHD_OPTION_CONNECTION_LIMIT, (intptr_t)s->connection_limit, NULL },
+        { MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)s->per_ip_limit, NULL },
         { MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)s->timeout, NULL },
         { MHD_OPTION_LISTEN_BACKLOG_SIZE, (intptr_t)s->backlog, NULL },
         { MHD_OPTION_SOCK_ADDR, 0, (void *)s->address },
@@ -84,6 +86,13 @@ static inline enum MHD_ValueKind eki_mhd_query_kind(void) { return MHD_GET_ARGUM
 /** A response whose body libmicrohttpd copies (MHD_RESPMEM_MUST_COPY). */
 static inline struct MHD_Response *eki_mhd_response_copy(const void *data, size_t size) {
     return MHD_create_response_from_buffer(size, (void *)data, MHD_RESPMEM_MUST_COPY);
+}
+
+/** The connections the daemon holds open now (MHD_DAEMON_INFO_CURRENT_CONNECTIONS, summed over
+    the worker threads); 0 when unknown. */
+static inline unsigned int eki_mhd_current_connections(struct MHD_Daemon *d) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
 }
 
 /** The port the daemon listens on (useful after binding port 0); 0 when unknown. */

@@ -8,6 +8,7 @@ struct InfoCommand: Command {
            eki info [--db PATH] --unmatched DATASET [--include-closed] [--format F]
            eki info [--db PATH] --conflicts [--format table|json]
            eki info [--db PATH] --unmatched-lines DATASET [--format table|json]
+           eki info [--db PATH] --check
 
     Prints the number of entries (open and all), per source dataset — with how many of them
     another dataset confirms (matched) — per operator × class, and the conflicts between
@@ -19,6 +20,9 @@ struct InfoCommand: Command {
                            them), for a person to check; any station output format
       --unmatched-lines DATASET  list the open lines only DATASET has (id, operator, name,
                            stations, sources)
+      --check              look for damage (read-only): SQLite's integrity_check, rtreecheck()
+                           on the spatial index, and every station row read back against it;
+                           says what is damaged and how to rebuild the file; exit 1 when damaged
     \(TableWidth.help)\(DatabaseOption.help)
     """
 
@@ -27,10 +31,13 @@ struct InfoCommand: Command {
     let format: OutputFormat
 
     init(arguments: [String], console: Console) throws {
-        args = try Arguments(arguments, valued: ["db", "format", "unmatched", "unmatched-lines"], flags: ["include-closed", "wide", "conflicts"])
+        args = try Arguments(arguments, valued: ["db", "format", "unmatched", "unmatched-lines"], flags: ["include-closed", "wide", "conflicts", "check"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
         format = try OutputFormat(option: args["format"])
+        if args.has("check"), args["format"] != nil || args["unmatched"] != nil || args["unmatched-lines"] != nil || args.has("conflicts") {
+            throw UsageError("--check takes only --db")
+        }
         guard args["unmatched"] != nil || format == .table || format == .json else {
             throw UsageError("--format must be table or json (geojson and csv go with --unmatched)")
         }
@@ -38,6 +45,11 @@ struct InfoCommand: Command {
 
     func run() throws -> Int32 {
         let path = DatabaseOption.path(args, console)
+        if args.has("check") {
+            let report = InfoCheck.render(try StoreCheck(path: path))
+            console.out(report.text)
+            return report.status
+        }
         let store = try StationStore(path: path, readOnly: true)
         if let dataset = args["unmatched"] {
             let known = try store.info.summary().datasets.map(\.name)

@@ -7,7 +7,7 @@ import Foundation
 struct ServeCommand: Command {
     static let summary = "the map screen in a browser (HTTP JSON API on this machine)"
     static let help = """
-    usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--tiles URL|none]
+    usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--host NAME[,NAME…]] [--tiles URL|none]
                      [--tile-attribution TEXT] [--aerial-tiles URL|none] [--aerial-attribution TEXT]
                      [--read-only] [--pins N] [--threads N] [--web DIR] [--leaflet DIR]
                      [--accounts PATH] [--tls-cert PEM --tls-key PEM] [--rules oritsubushi|all]
@@ -18,6 +18,11 @@ struct ServeCommand: Command {
       --listen HOST:PORT   where to listen (default 127.0.0.1:8080; port 0: any free port).
                            Another address than loopback lets other machines reach the map,
                            and needs --accounts.
+      --host NAME[,NAME…]  more names the page may be opened by (eki.example.org,
+                           mymachine.local); without it only localhost, 127.0.0.1, [::1],
+                           the --listen host and (off loopback) IP addresses: a request naming
+                           anything else is refused (403), so a foreign site cannot reach the
+                           map through DNS rebinding
       --accounts PATH      everyone logs in (accounts made with `eki user add NAME --accounts
                            PATH`); each person sees and records their own visits. Without it the
                            map is one person's, the visit log's, on loopback only.
@@ -49,7 +54,7 @@ struct ServeCommand: Command {
     let console: Console
 
     init(arguments: [String], console: Console) throws {
-        let args = try Arguments(arguments, valued: ["db", "visits", "listen", "tiles", "tile-attribution", "aerial-tiles",
+        let args = try Arguments(arguments, valued: ["db", "visits", "listen", "host", "tiles", "tile-attribution", "aerial-tiles",
                                                      "aerial-attribution", "pins", "threads", "web", "leaflet",
                                                      "accounts", "tls-cert", "tls-key", "rules"],
                                  flags: ["read-only"])
@@ -59,6 +64,12 @@ struct ServeCommand: Command {
                                        visitsPath: VisitOptions.path(args, console))
         if let l = args["listen"] {
             do { c.listen = try ListenAddress(parsing: l) } catch { throw UsageError(error.description) }
+        }
+        if let names = args["host"] {
+            c.hostNames = names.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if let bad = c.hostNames.first(where: { $0.contains(where: { " /?#@:".contains($0) }) && !$0.hasPrefix("[") }) {
+                throw UsageError("--host: '\(bad)' is not a host name (write names without scheme, port or path)")
+            }
         }
         if let t = try Self.tileSource(args, option: "tiles", attribution: "tile-attribution") { c.tiles = t }
         if let t = try Self.tileSource(args, option: "aerial-tiles", attribution: "aerial-attribution") { c.aerial = t }

@@ -83,21 +83,28 @@ final class RTreeNodeCache {
     @inline(__always) func child(ofCell cell: Int, parentLevel: Int32) throws -> Int {
         let h = childHandle[cell]
         if h >= 0 { return Int(h) }
-        let loaded = try load(nodeno: childNode[cell], level: parentLevel - 1)
+        let b = cell * 4
+        let loaded = try load(nodeno: childNode[cell], level: parentLevel - 1, within: (box[b], box[b + 1], box[b + 2], box[b + 3]))
         childHandle[cell] = Int32(loaded)
         return loaded
     }
 
-    private func load(nodeno: Int64, level known: Int32?) throws -> Int {
+    /// A parent cell's box: minX, maxX, minY, maxY.
+    typealias Box = (Float, Float, Float, Float)
+
+    /// Reads node `nodeno` (`level` nil: the root, which holds the depth) and appends it. A
+    /// node that does not fit where it was reached from is damage, not an answer: cells whose
+    /// box is inverted or not a number, or outside `parent` (the box of the cell pointing at
+    /// the node), a node other than the root without cells, a leaf entry whose row is not in
+    /// `stations` or whose exact point is outside its box.
+    private func load(nodeno: Int64, level known: Int32?, within parent: Box? = nil) throws -> Int {
         let s = try db.cached("SELECT data FROM \"\(table)_node\" WHERE nodeno = ?")
         s.bind(nodeno, at: 1)
         defer { s.reset() }
-        guard try s.step() else {
-            throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is missing")
-        }
-        var fids: [Int64] = []
+        guard try s.step() else { throw corrupt(nodeno, "is missing") }
+        var leaf: [(fid: Int64, box: Box)] = []
         let nodeLevel: Int32 = try s.withBlob(0) { b in
-            guard b.count >= 4 else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is too short") }
+            guard b.count >= 4 else { throw corrupt(nodeno, "is too short") }
             func u16(_ o: Int) -> Int { Int(b[o]) << 8 | Int(b[o + 1]) }
             func u32(_ o: Int) -> UInt32 {
                 UInt32(b[o]) << 24 | UInt32(b[o + 1]) << 16 | UInt32(b[o + 2]) << 8 | UInt32(b[o + 3])
@@ -105,41 +112,52 @@ final class RTreeNodeCache {
             // Only the root holds the depth (SQLite's R-tree format); children are one level down.
             let nodeLevel = known ?? Int32(u16(0))
             let n = u16(2)
-            guard 4 + n * 24 <= b.count else { throw StoreError.corruptRTree(table: table, node: nodeno, problem: "is corrupt") }
+            guard 4 + n * 24 <= b.count else { throw corrupt(nodeno, "holds more cells than fit in it") }
+            guard n > 0 || known == nil else { throw corrupt(nodeno, "has no cells") }
             if nodeLevel > 0 {
                 node.append(NodeInfo(first: Int32(childNode.count), count: Int32(n), level: nodeLevel, allOpen: true))
             }
             for c in 0..<n {
                 let o = 4 + c * 24
                 let id = Int64(bitPattern: UInt64(u32(o)) << 32 | UInt64(u32(o + 4)))
+                let minX = Float(bitPattern: u32(o + 8)), maxX = Float(bitPattern: u32(o + 12))
+                let minY = Float(bitPattern: u32(o + 16)), maxY = Float(bitPattern: u32(o + 20))
+                // NaN fails every comparison, so it is caught here too.
+                guard minX <= maxX, minY <= maxY else { throw corrupt(nodeno, "has cell \(c) with an inverted box") }
+                if let p = parent, !(p.0 <= minX && maxX <= p.1 && p.2 <= minY && maxY <= p.3) {
+                    throw corrupt(nodeno, "has cell \(c) outside its parent's box")
+                }
                 if nodeLevel > 0 {
                     childNode.append(id)
                     childHandle.append(-1)
-                    let minX = Float(bitPattern: u32(o + 8)), maxX = Float(bitPattern: u32(o + 12))
-                    let minY = Float(bitPattern: u32(o + 16)), maxY = Float(bitPattern: u32(o + 20))
                     box.append(contentsOf: [minX, maxX, minY, maxY])
                     let patch = Earth.shell(minLon: Double(minX), maxLon: Double(maxX), minLat: Double(minY), maxLat: Double(maxY))
                     for (j, v) in patch.enumerated() { shell.append(j % 2 == 0 ? Earth.floatDown(v) : Earth.floatUp(v)) }
                 } else {
-                    fids.append(id)
+                    leaf.append((id, (minX, maxX, minY, maxY)))
                 }
             }
             return nodeLevel
         }
-        if nodeLevel == 0 { try appendLeaf(fids) }
+        if nodeLevel == 0 { try appendLeaf(leaf, nodeno: nodeno) }
         return node.count - 1
     }
 
-    /// Appends a leaf with the entries of `fids` that are in `stations` (exact points, open flags).
-    private func appendLeaf(_ fids: [Int64]) throws {
+    /// Appends leaf `nodeno` with its entries' exact points and open flags from `stations`.
+    /// The GeoPackage triggers keep the tree and the table in step, so an entry without a row,
+    /// or a row whose point is outside the entry's box (rounded outward), is damage.
+    private func appendLeaf(_ cells: [(fid: Int64, box: Box)], nodeno: Int64) throws {
         let s = try db.cached("SELECT lon, lat, open FROM stations WHERE fid = ?")
         let start = entry.count
         var everyOpen = true
-        for fid in fids {
+        for (fid, b) in cells {
             s.bind(fid, at: 1)
             defer { s.reset() }
-            guard try s.step() else { continue }   // not in the table: nothing to answer
+            guard try s.step() else { throw corrupt(nodeno, "names row \(fid), which stations does not have") }
             let lon = s.double(0), lat = s.double(1), isOpen = s.int64(2) != 0
+            guard Double(b.0) <= lon, lon <= Double(b.1), Double(b.2) <= lat, lat <= Double(b.3) else {
+                throw corrupt(nodeno, "puts row \(fid) where stations does not")
+            }
             let p = Earth.point(lat: lat, lon: lon)
             entry.append(Entry(lat: lat, lon: lon, fid: fid))
             xyz.append(Float(p.x)); xyz.append(Float(p.y)); xyz.append(Float(p.z))
@@ -147,5 +165,9 @@ final class RTreeNodeCache {
             everyOpen = everyOpen && isOpen
         }
         node.append(NodeInfo(first: Int32(start), count: Int32(entry.count - start), level: 0, allOpen: everyOpen))
+    }
+
+    private func corrupt(_ nodeno: Int64, _ problem: String) -> StoreError {
+        StoreError.corruptRTree(path: db.path, table: table, node: nodeno, problem: problem)
     }
 }

@@ -67,6 +67,9 @@ package enum StationColumns {
 
     /// `CREATE TABLE name (…)`: `fid`, then every column with its definition, in declaration
     /// order (the feature table of a new file; migrations keep their own frozen copies).
+    /// The TEXT columns of `stations` (what `StoreCheck` reads back as UTF-8).
+    package static let textColumns = columns.filter { $0.definition?.hasPrefix("TEXT") == true }.map(\.name)
+
     package static func createTable(_ name: String) -> String {
         let columns = ["fid INTEGER PRIMARY KEY AUTOINCREMENT"] + columns.compactMap { c in c.definition.map { "\(c.name) \($0)" } }
         return "CREATE TABLE \(name) (\n  " + columns.joined(separator: ",\n  ") + ");\n"

@@ -45,7 +45,10 @@ public final class StationStore {
     /// (unless `readOnly`).
     /// - Throws: `StoreError`: `.missing` (read-only and no file), `.isDirectory`,
     ///   `.notADatabase` (not an SQLite file), `.notAStationDatabase` (an SQLite file without the
-    ///   station tables), `.schemaVersion` (an older file opened read-only), `.writerBusy`;
+    ///   station tables), `.schemaVersion` (an older file opened read-only), `.writerBusy`
+    ///   (another import holds the write lock for the whole wait, a first import included);
+    ///   read-only: `.beingCreated` (a first import has committed nothing yet), `.locked` (a
+    ///   first import or another program held the file for the whole wait);
     ///   `SchemaUpgradeError.unfinished` (read-only, an upgrade that stopped before its derived
     ///   tables were written); `SQLiteError` when SQLite cannot open or read it for another
     ///   reason (permissions, a full disk).
@@ -65,29 +68,55 @@ public final class StationStore {
         search = SearchIndex(db: db, entries: entries, spatial: spatial)
         lines = LineTable(db: db, entries: entries)
         info = DatabaseInfo(db: db, entries: entries)
-        let hasStations: Int64
         do {
-            try db.execute("PRAGMA foreign_keys = ON")
-            // WAL: readers (the map server) keep answering from the old data while an import writes.
-            if !readOnly { try db.execute("PRAGMA journal_mode = WAL") }
-            hasStations = try db.scalarInt(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
-        } catch let e as SQLiteError where e.primary == .notADatabase {
-            throw StoreError.notADatabase(path)
-        } catch let e as SQLiteError where readOnly && StoreError.leftMidWrite(path, e) {
-            throw StoreError.interruptedWrite(path)
+            let hasStations: Int64
+            do {
+                try db.execute("PRAGMA foreign_keys = ON")
+                // WAL: readers (the map server) keep answering from the old data while an import writes.
+                if !readOnly { try Self.switchToWAL(db) }
+                hasStations = try db.scalarInt(
+                    "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'stations'") ?? 0
+            } catch let e as SQLiteError where e.primary == .notADatabase {
+                throw StoreError.notADatabase(path)
+            } catch let e as SQLiteError where readOnly && StoreError.leftMidWrite(path, e) {
+                throw StoreError.interruptedWrite(path)
+            }
+            if hasStations == 0 {
+                let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+                // An empty file with a log beside it: an import creating it, before its schema commits.
+                let logged = ["-wal", "-journal"].contains { FileManager.default.fileExists(atPath: path + $0) }
+                if readOnly && tables == 0 && logged { throw StoreError.beingCreated(path) }
+                guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
+                try db.transaction { try db.execute(Schema.create) }
+            } else {
+                // Older schema versions: frozen steps, then the derived tables (`SchemaUpgrade`).
+                try SchemaUpgrade(self).run(readOnly: readOnly)
+            }
+            let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
+            if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
+            if readOnly, try StoreError.firstImportRunning(db) { throw StoreError.beingCreated(path) }
+            if !readOnly { try search.refoldIfNeeded() }
+        } catch let e as SQLiteError where e.primary == .busy {
+            // Readers wait only behind a rollback-journal writer: a first import (`importBatches`).
+            if !readOnly { throw StoreError.writerBusy(path, waited: db.busyTimeout) }
+            throw StoreError.locked(path, waited: db.busyTimeout, creating: FileManager.default.fileExists(atPath: path + "-journal"))
         }
-        if hasStations == 0 {
-            let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
-            guard tables == 0, !readOnly else { throw StoreError.notAStationDatabase(path) }
-            try db.transaction { try db.execute(Schema.create) }
-        } else {
-            // Older schema versions: frozen steps, then the derived tables (`SchemaUpgrade`).
-            try SchemaUpgrade(self).run(readOnly: readOnly)
+    }
+
+    /// `PRAGMA journal_mode = WAL`, waiting like a write transaction does for a first import
+    /// (rollback journal) that holds the file: the switch fails at once while another
+    /// connection holds the write lock, so it is tried again until `busyTimeout` has passed.
+    /// - Throws: `StoreError.writerBusy` when the other writer is still there; `SQLiteError`.
+    static func switchToWAL(_ db: Database) throws {
+        let deadline = Date().addingTimeInterval(db.busyTimeout)
+        while true {
+            do {
+                return try db.execute("PRAGMA journal_mode = WAL")
+            } catch let e as SQLiteError where e.primary == .busy {
+                guard Date() < deadline else { throw StoreError.writerBusy(db.path, waited: db.busyTimeout) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
-        let version = try db.scalarInt("SELECT CAST(value AS INTEGER) FROM eki_meta WHERE name = 'schema_version'") ?? 0
-        if version != Int64(Schema.version) { throw StoreError.schemaVersion(path, found: Int(version), expected: Schema.version) }
-        if !readOnly { try search.refoldIfNeeded() }
     }
 
     /// Runs `body` in a write transaction (see `Database.writeTransaction`).

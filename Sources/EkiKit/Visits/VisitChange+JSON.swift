@@ -21,9 +21,12 @@ public struct VisitSyncBatch: Sendable, Equatable {
 
     /// Parses and checks a batch: every field of every change, no id twice, no `updated_at`
     /// more than `maxClockSkew` after `now`, at most `maxChanges`.
-    /// - Throws: `VisitSyncError` naming the first bad change (its index) and field.
+    /// - Throws: `VisitSyncError` naming the first bad change (its index) and field, or for
+    ///   text that is not JSON, the line and column (`.notJSON`).
     public init(json: [UInt8], now: VisitTimestamp = .now()) throws(VisitSyncError) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json)), let top = object as? [String: Any] else {
+        let object: Any
+        do { object = try JSONParse.value(json) } catch { throw .notJSON(error) }
+        guard let top = object as? [String: Any] else {
             throw .malformed(index: nil, field: nil, "the body is not a JSON object")
         }
         if let unknown = top.keys.sorted().first(where: { !["since", "changes"].contains($0) }) {
@@ -148,7 +151,9 @@ public struct VisitSyncAnswer: Sendable, Equatable {
     /// come from the server's, which may run ahead of this one).
     /// - Throws: `VisitSyncError` naming what is wrong.
     public init(json: [UInt8]) throws(VisitSyncError) {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(json)), let top = object as? [String: Any] else {
+        let object: Any
+        do { object = try JSONParse.value(json) } catch { throw .notJSON(error) }
+        guard let top = object as? [String: Any] else {
             throw .malformed(index: nil, field: nil, "the answer is not a JSON object")
         }
         guard let c = top["cursor"] as? String, let n = Int64(c) else {
@@ -165,6 +170,8 @@ public struct VisitSyncAnswer: Sendable, Equatable {
 
 /// What is wrong with a sync batch.
 public enum VisitSyncError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Text that is not JSON: where the parser stopped (`JSONParse`).
+    case notJSON(JSONSyntaxError)
     /// A field missing, of the wrong type or out of range; `index` is the change's position.
     case malformed(index: Int?, field: String?, String)
     /// One id twice in one batch.
@@ -174,6 +181,7 @@ public enum VisitSyncError: Error, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
+        case .notJSON(let e): return "not JSON: \(e)"
         case .malformed(_, _, let m): return m
         case .duplicateID(let id, let a, let b): return "changes \(a) and \(b) have the same id \(id)"
         case .tooMany(let n, let limit): return "\(n) changes in one batch; at most \(limit)"

@@ -124,8 +124,9 @@ public enum VisitExchange {
         let bytes = Array(json.utf8)
         try checkStringLengths(bytes, file: file)
         let parsed: Any
-        do { parsed = try JSONSerialization.jsonObject(with: Data(bytes)) }
-        catch { throw notJSON(error, bytes, file: file) }
+        do { parsed = try JSONParse.value(bytes) } catch {
+            throw VisitExchangeError(file: file, location: "line \(error.line), column \(error.column)", message: "not JSON: \(error.reason)")
+        }
         guard let array = parsed as? [Any] else {
             throw VisitExchangeError(file: file, location: "", message: "expected a JSON array of visits")
         }
@@ -235,20 +236,6 @@ public enum VisitExchange {
             }
             i += 1
         }
-    }
-
-    /// The error for text that is not JSON, at the line and column where the parser stopped
-    /// (Foundation says `around character N`, a byte offset; the end of the text otherwise).
-    static func notJSON(_ error: Error, _ b: [UInt8], file: String) -> VisitExchangeError {
-        let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)"
-        var offset = b.count
-        if let r = detail.range(of: "character "), let n = Int(detail[r.upperBound...].prefix { $0.isNumber }) { offset = min(n, b.count) }
-        var line = 1, column = 1
-        for k in 0..<offset { if b[k] == 0x0A { line += 1; column = 1 } else if b[k] & 0xC0 != 0x80 { column += 1 } }
-        var reason = detail
-        if let r = reason.range(of: " around character") { reason = String(reason[..<r.lowerBound]) }
-        if reason.hasSuffix(".") { reason.removeLast() }
-        return VisitExchangeError(file: file, location: "line \(line), column \(column)", message: "not JSON: \(reason)")
     }
 
     static func quote(_ s: String) -> String { JSONBytes.quoted(s) }

@@ -36,6 +36,8 @@ enum APIMessage: Sendable, Equatable {
     // Visits.
     case mediaType
     case bodyNotObject
+    /// A JSON body that is not JSON, and where the parser stopped.
+    case notJSON(JSONSyntaxError)
     case unknownField(String, allowed: [String])
     case notAString(String)
     case badDate(text: String, noSuchDate: Bool, reason: String)
@@ -79,7 +81,7 @@ enum APIMessage: Sendable, Equatable {
         case .point(let p, let got): return "「\(p)」には 緯度,経度 を度で指定してください（緯度が先。「\(got)」は読めません）"
         case .badBBox(let text, _): return "bbox「\(text)」が読めません（最小経度,最小緯度,最大経度,最大緯度 の 4 つの数を度で）"
         case .tooManyCells(let n, let max): return "この範囲とズームではセルが \(n) 個になります（最大 \(max) 個）: 範囲を狭めるかズームを下げてください"
-        case .foreignHost(let h): return "Host「\(h)」はこのサーバーではありません"
+        case .foreignHost(let h): return "Host「\(h)」はこのサーバーの名前ではありません（ほかの名前でも受けるには --host NAME を付けて起動します）"
         case .foreignOrigin(let o): return "「\(o)」からの要求はお断りしています"
         case .readOnly: return "サーバーは --read-only で起動しています: 記録は変更できません"
         case .stopping: return "サーバーを停止しています: しばらくしてからもう一度送ってください"
@@ -99,6 +101,7 @@ enum APIMessage: Sendable, Equatable {
         case .unknownLine(let id): return "ID「\(id)」の路線はありません"
         case .mediaType: return "記録は application/json で送ってください"
         case .bodyNotObject: return "本文は JSON のオブジェクト {key, date, kind, note} にしてください"
+        case .notJSON(let e): return "本文が JSON ではありません（\(e.line) 行 \(e.column) 列目: \(e.reason)）"
         case .unknownField(let f, let allowed): return "項目「\(f)」は使えません（使えるのは \(allowed.joined(separator: "、"))）"
         case .notAString(let f): return "「\(f)」は文字列か null にしてください"
         case .badDate(let text, let noSuchDate, _):
@@ -134,7 +137,7 @@ enum APIMessage: Sendable, Equatable {
         case .point(let p, let got): return "'\(p)' needs LAT,LON in degrees (latitude first), got '\(got)'"
         case .badBBox(let text, let reason): return "invalid bbox '\(text)': \(reason)"
         case .tooManyCells(let n, let max): return "the box holds \(n) cells at this zoom (at most \(max)): narrow it or zoom out"
-        case .foreignHost(let h): return "Host '\(h)' is not this server's"
+        case .foreignHost(let h): return "Host '\(h)' is not a name of this server (start it with --host NAME to answer to another name)"
         case .foreignOrigin(let o): return "requests from '\(o)' are refused"
         case .readOnly: return "the server was started with --read-only"
         case .stopping: return "the server is stopping: send again in a moment"
@@ -154,6 +157,7 @@ enum APIMessage: Sendable, Equatable {
         case .unknownLine(let id): return "no line with id '\(id)'"
         case .mediaType: return "send the visit as application/json"
         case .bodyNotObject: return "the body must be a JSON object {key, date, kind, note}"
+        case .notJSON(let e): return "the body is not JSON: \(e)"
         case .unknownField(let f, let allowed): return "unknown field '\(f)' (allowed: \(allowed.joined(separator: ", ")))"
         case .notAString(let f): return "'\(f)' must be a string or null"
         case .badDate(let text, _, let reason): return "invalid date '\(text)': \(reason)"
@@ -174,6 +178,7 @@ extension APIMessage {
     /// A refused sync batch, in Japanese (the field names stay as sent).
     static func japanese(_ e: VisitSyncError) -> String {
         switch e {
+        case .notJSON(let j): return APIMessage.notJSON(j).japanese
         case .malformed(let index?, let field?, _): return "同期の変更 \(index) 番目の「\(field)」が正しくありません"
         case .malformed(_, let field?, _): return "同期の要求の「\(field)」が正しくありません"
         case .malformed: return "同期の要求は JSON オブジェクト {since, changes} で送ってください"

@@ -21,6 +21,17 @@ struct APIError: Error {
 
     static func bad(_ message: APIMessage) -> APIError { APIError(400, "bad_request", message) }
 
+    /// 400 for a field of a JSON body (`field` names it).
+    static func bad(_ message: APIMessage, field: String) -> APIError {
+        APIError(400, "bad_request", message, extra: [("field", .string(field))])
+    }
+
+    /// 400 `bad_json` for a body that is not JSON, with where the parser stopped: `line`,
+    /// `column` (1-based, in characters) and `offset` (0-based, in bytes).
+    static func notJSON(_ e: JSONSyntaxError) -> APIError {
+        APIError(400, "bad_json", .notJSON(e), extra: [("line", .int(e.line)), ("column", .int(e.column)), ("offset", .int(e.offset))])
+    }
+
     func response(_ language: Language) -> HTTPResponse {
         var r: HTTPResponse
         if extra.isEmpty {

@@ -9,7 +9,8 @@ extension MapAPI {
     /// "rules": "oritsubushi"|"all"}}` (`rules`: which entries count, `eki serve --rules` or the log's setting):
     /// the changes after `since` the client has not sent (every live visit when null), merged and
     /// answered in one write transaction. A batch sent twice changes nothing the second time.
-    /// 400 a malformed change (`index`, `field` say which), 409 one id twice in the batch, 413
+    /// 400 `bad_json` for a body that is not JSON (`line`, `column`, `offset` say where), 400
+    /// `bad_change` a malformed change (`index`, `field` say which), 409 one id twice in the batch, 413
     /// over `VisitSyncBatch.maxChanges` changes or `HTTPLimits.maxSyncBody` bytes; nothing is
     /// written then. The caller's visits only (`caller.owner`).
     func sync(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
@@ -21,6 +22,8 @@ extension MapAPI {
             batch = try VisitSyncBatch(json: r.body)
         } catch {
             switch error {
+            case .notJSON(let e):
+                throw APIError.notJSON(e)
             case .malformed(let index, let field, _):
                 throw APIError(400, "bad_change", .syncBatch(error),
                                extra: [("index", index.map { .int($0) } ?? .null), ("field", .optional(field))])

@@ -22,33 +22,35 @@ extension MapAPI {
     /// `POST /api/visits` with `{"key": KEY, "date": "YYYY[-MM[-DD]]"|null, "kind": …|null,
     /// "note": …|null}` (JSON, `X-CSRF-Token`): records a visit of the caller under the entry's current key.
     /// 201 with the visit and the entry's `visited` / `completed`; 404 unknown key; 409 when the
-    /// log already holds that key, date and kind.
+    /// log already holds that key, date and kind; 400 `bad_json` for a body that is not JSON
+    /// (`line`, `column`, `offset` say where the parser stopped), 400 `bad_request` with `field`
+    /// for a field that is unknown, missing or wrong.
     func addVisit(_ r: HTTPRequest, _ caller: Caller) throws -> HTTPResponse {
         guard (r.headers["content-type"] ?? "").lowercased().hasPrefix("application/json") else {
             throw APIError(415, "unsupported_media_type", .mediaType)
         }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(r.body)), let fields = object as? [String: Any] else {
-            throw APIError.bad(.bodyNotObject)
-        }
+        let object: Any
+        do { object = try JSONParse.value(r.body) } catch { throw APIError.notJSON(error) }
+        guard let fields = object as? [String: Any] else { throw APIError.bad(.bodyNotObject) }
         let allowed = ["key", "date", "kind", "note"]
         if let unknown = fields.keys.sorted().first(where: { !allowed.contains($0) }) {
-            throw APIError.bad(.unknownField(unknown, allowed: allowed))
+            throw APIError.bad(.unknownField(unknown, allowed: allowed), field: unknown)
         }
         func text(_ name: String) throws(APIError) -> String? {
             switch fields[name] {
             case nil, is NSNull: return nil
             case let s as String: return s
-            default: throw APIError.bad(.notAString(name))
+            default: throw APIError.bad(.notAString(name), field: name)
             }
         }
-        guard let key = try text("key"), !key.isEmpty else { throw APIError.bad(.required("key")) }
+        guard let key = try text("key"), !key.isEmpty else { throw APIError.bad(.required("key"), field: "key") }
         let date: VisitDate
         let dateText = try text("date") ?? ""
-        do { date = try VisitDate(parsing: dateText) } catch { throw APIError.bad(.date(error)) }
+        do { date = try VisitDate(parsing: dateText) } catch { throw APIError.bad(.date(error), field: "date") }
         var kind: VisitKind?
         if let k = try text("kind") {
             guard let parsed = VisitKind(rawValue: k) else {
-                throw APIError.bad(.oneOf("kind", VisitKind.allCases.map(\.rawValue), orNull: true, got: k))
+                throw APIError.bad(.oneOf("kind", VisitKind.allCases.map(\.rawValue), orNull: true, got: k), field: "kind")
             }
             kind = parsed
         }

@@ -33,7 +33,11 @@ final class MapAPI: @unchecked Sendable {
     let web: StaticFiles
     let leaflet: StaticFiles?
     /// Set once, right after the daemon binds (before any request is answered).
-    var port: UInt16 = 0
+    var port: UInt16 = 0 {
+        didSet { hostCheck = HostCheck(listen: configuration.listen, port: port, isTLS: configuration.tls != nil, names: configuration.hostNames) }
+    }
+    /// The `Host` fields answered (set with `port`).
+    private(set) var hostCheck: HostCheck
 
     init(configuration: MapServerConfiguration, token: String, readers: ReaderPool, writer: VisitWriter,
          authenticator: Authenticator?, web: StaticFiles, leaflet: StaticFiles?) {
@@ -44,6 +48,7 @@ final class MapAPI: @unchecked Sendable {
         self.authenticator = authenticator
         self.web = web
         self.leaflet = leaflet
+        hostCheck = HostCheck(listen: configuration.listen, port: 0, isTLS: configuration.tls != nil, names: configuration.hostNames)
     }
 
     func respond(_ request: HTTPRequest) -> HTTPResponse {
@@ -65,16 +70,12 @@ final class MapAPI: @unchecked Sendable {
         return response
     }
 
-    /// The hosts a browser may call this server by: for a loopback address only loopback
-    /// names (so a foreign site cannot reach it through DNS rebinding).
+    /// Refuses a `Host` that does not name this server (`HostCheck`: on every route, the page
+    /// included, so that a foreign name pointed here by DNS rebinding reads nothing) and an
+    /// `Origin` other than the server's own (no cross-site writes).
     func checkOrigin(_ r: HTTPRequest) throws(APIError) {
         let host = r.headers["host"] ?? ""
-        if configuration.listen.isLoopback {
-            let allowed = ["127.0.0.1", "localhost", "[::1]", configuration.listen.host].map { "\($0):\(port)" }
-            guard allowed.contains(host.lowercased()) else {
-                throw APIError(403, "foreign_host", .foreignHost(host))
-            }
-        }
+        guard hostCheck.accepts(host) else { throw APIError(403, "foreign_host", .foreignHost(host)) }
         if let origin = r.headers["origin"], origin.lowercased() != "\(r.isTLS ? "https" : "http")://\(host.lowercased())" {
             throw APIError(403, "foreign_origin", .foreignOrigin(origin))
         }

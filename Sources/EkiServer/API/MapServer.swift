@@ -72,6 +72,10 @@ public final class MapServer: @unchecked Sendable {
     /// The port listened on (the chosen one when `--listen` gave port 0).
     public var port: UInt16 { http.port }
 
+    /// The connections held open now, and at most (`HTTPServer.connectionLimit`).
+    public var openConnections: Int { http.openConnections }
+    public var connectionLimit: Int { http.connectionLimit }
+
     /// `http://HOST:PORT/`, `https://` with TLS.
     public var url: String {
         let host = configuration.listen.host.contains(":") ? "[\(configuration.listen.host)]" : configuration.listen.host

@@ -11,6 +11,9 @@ public struct MapServerConfiguration: Sendable {
     public var visitsPath: String
     /// Where to listen; loopback by default.
     public var listen: ListenAddress
+    /// Names besides this machine's own and IP addresses that a request's `Host` may give
+    /// (`--host`: the names other machines reach this one by); `HostCheck` has the rule.
+    public var hostNames: [String] = []
     /// The page's background map (地図); nil draws prefecture outlines only (`--tiles none`).
     public var tiles: TileSource?
     /// The page's aerial photographs (空撮, and 複合's background); nil for none

@@ -3,8 +3,9 @@ import EkiKit
 import Foundation
 import Synchronization
 
-/// Size limits on what a client may send; past them the answer is 413 and the request is not
-/// handled.
+/// Limits on what a client may send and on the connections it may hold: past the size limits the
+/// answer is 413 and the request is not handled; the connection limits keep slow and idle clients
+/// from shutting out the others (docs/serve.md, "Slow and idle clients").
 public struct HTTPLimits: Sendable {
     /// Bytes of the request target (path and query).
     public var maxTarget: Int
@@ -17,14 +18,32 @@ public struct HTTPLimits: Sendable {
     /// Bytes of the body of `POST /api/visits/{id}/photos` (one photo as the phone sends it):
     /// 40 MiB, `PhotoLimits.maxInputBytes`.
     public var maxPhotoBody: Int
+    /// Connections open at once, all clients together (`MHD_OPTION_CONNECTION_LIMIT`): 4,096.
+    /// A connection past it waits in the listen backlog until another closes. The server raises
+    /// the process's soft open-files limit toward the hard one to fit them; under a lower hard
+    /// limit it takes fewer (`HTTPServer.connectionLimit`).
+    public var maxConnections: Int
+    /// Connections open at once from one client address (`MHD_OPTION_PER_IP_CONNECTION_LIMIT`),
+    /// when the server listens on an address other than loopback: 128; one past it is closed at
+    /// once. On a loopback address every client is 127.0.0.1 or ::1, so there a limit per
+    /// address would be one limit on everyone together: none.
+    public var maxConnectionsPerClient: Int
+    /// Seconds a connection may stay without a byte from the client before it is closed
+    /// (`MHD_OPTION_CONNECTION_TIMEOUT`: an idle keep-alive connection, a request head or body
+    /// that stalls): 15.
+    public var idleTimeout: Int
 
     public init(maxTarget: Int = 4096, maxHeaderBytes: Int = 8192, maxBody: Int = 16 * 1024, maxSyncBody: Int = 4 * 1024 * 1024,
-                maxPhotoBody: Int = 40 * 1024 * 1024) {
+                maxPhotoBody: Int = 40 * 1024 * 1024, maxConnections: Int = 4096, maxConnectionsPerClient: Int = 128,
+                idleTimeout: Int = 15) {
         self.maxTarget = maxTarget
         self.maxHeaderBytes = maxHeaderBytes
         self.maxBody = maxBody
         self.maxSyncBody = maxSyncBody
         self.maxPhotoBody = maxPhotoBody
+        self.maxConnections = maxConnections
+        self.maxConnectionsPerClient = maxConnectionsPerClient
+        self.idleTimeout = idleTimeout
     }
 
     /// The body limit for a request to `path` (as sent).
@@ -78,6 +97,11 @@ public final class HTTPServer: @unchecked Sendable {
     public private(set) var port: UInt16 = 0
     /// HTTPS (libmicrohttpd's TLS) rather than plain HTTP.
     public let isTLS: Bool
+    /// The connections it holds open at most: `HTTPLimits.maxConnections`, or fewer when the
+    /// process's open-files limit cannot be raised that far.
+    public let connectionLimit: Int
+    /// The connections it holds open now, all worker threads together.
+    public var openConnections: Int { daemon.map { Int(eki_mhd_current_connections($0)) } ?? 0 }
     /// The PEM texts, kept for as long as the daemon runs.
     private let tlsTexts: (cert: UnsafeMutablePointer<CChar>, key: UnsafeMutablePointer<CChar>)?
 
@@ -103,8 +127,11 @@ public final class HTTPServer: @unchecked Sendable {
             throw ServerError.cannotListen(address.description, String(cString: gai_strerror(rc)))
         }
         defer { freeaddrinfo(res) }
+        connectionLimit = Self.fitOpenFiles(connections: max(1, limits.maxConnections))
         var settings = eki_mhd_settings(ipv6: info.pointee.ai_family == AF_INET6 ? 1 : 0, threads: UInt32(max(1, threads)),
-                                        connection_memory: 64 * 1024, connection_limit: 512, timeout: 30, backlog: 256,
+                                        connection_memory: 64 * 1024, connection_limit: UInt32(connectionLimit),
+                                        per_ip_limit: address.isLoopback ? 0 : UInt32(max(0, limits.maxConnectionsPerClient)),
+                                        timeout: UInt32(max(0, limits.idleTimeout)), backlog: 1024,
                                         address: info.pointee.ai_addr, tls_cert: tlsTexts?.cert, tls_key: tlsTexts?.key)
         let me = Unmanaged.passUnretained(self).toOpaque()
         let completed: MHD_RequestCompletedCallback = { cls, _, conCls, _ in
@@ -123,6 +150,23 @@ public final class HTTPServer: @unchecked Sendable {
             throw ServerError.cannotListen(address.description, tls == nil ? why : "\(why) (or the TLS certificate and key were refused)")
         }
         port = eki_mhd_bound_port(daemon)
+    }
+
+    /// Raises the process's soft open-files limit (`RLIMIT_NOFILE`) toward its hard limit so
+    /// that `connections` sockets fit beside `reserve` other descriptors (the databases, photos,
+    /// the listening socket, libmicrohttpd's own); returns how many connections fit (at least 16).
+    static func fitOpenFiles(connections: Int, reserve: Int = 256) -> Int {
+        var r = rlimit()
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        guard getrlimit(resource, &r) == 0 else { return connections }
+        let need = rlim_t(connections + reserve)
+        if r.rlim_cur != rlim_t.max && r.rlim_cur < need {
+            var raised = r
+            raised.rlim_cur = r.rlim_max == rlim_t.max ? need : min(need, r.rlim_max)
+            if setrlimit(resource, &raised) == 0 { r = raised }
+        }
+        if r.rlim_cur == rlim_t.max { return connections }
+        return max(16, min(connections, Int(r.rlim_cur) - reserve))
     }
 
     deinit {
