@@ -65,6 +65,12 @@ public final class AccountStore {
         ((visitsPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("accounts.sqlite")
     }
 
+    /// `location` as it may be shown or logged: a file path as given, a `postgresql://` URL with
+    /// its password hidden.
+    public static func displayLocation(_ location: String) -> String {
+        PostgresURL.isPostgres(location) ? PostgresURL.redacted(location) : location
+    }
+
     /// Opens the accounts file at `path`. With `create`, a missing file (and its folder) is made
     /// and the store is writable; without it the file must exist, and `readOnly` opens it for
     /// reading only (the server's reading threads).

@@ -32,12 +32,14 @@ public final class PostgresConnection: SQLConnection {
         guard let c = PQconnectdb(url) else {
             throw PostgresError(sqlState: "", message: "out of memory connecting to \(name)", sql: nil, isConnectionLost: true)
         }
-        conn = c
+        // `conn` is set only once the connection is good: a throw before that runs no deinit,
+        // so the failed one is finished here, once.
         guard PQstatus(c) == CONNECTION_OK else {
             let why = Self.firstLine(PQerrorMessage(c))
             PQfinish(c)
             throw PostgresError(sqlState: "", message: "cannot connect to \(name): \(why)", sql: nil, isConnectionLost: true)
         }
+        conn = c
         Self.quietNotices(c)
     }
 
