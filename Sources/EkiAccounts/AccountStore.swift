@@ -65,6 +65,9 @@ public final class AccountStore {
         ((visitsPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("accounts.sqlite")
     }
 
+    /// Whether `location` names a PostgreSQL database (a `postgresql://` or `postgres://` URL).
+    public static func isPostgres(_ location: String) -> Bool { PostgresURL.isPostgres(location) }
+
     /// `location` as it may be shown or logged: a file path as given, a `postgresql://` URL with
     /// its password hidden.
     public static func displayLocation(_ location: String) -> String {
