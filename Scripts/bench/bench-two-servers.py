@@ -51,6 +51,7 @@ class Postgres:
         versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit())
         self.bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
         self.folder = folder
+        os.makedirs(folder)
         self.as_user = ["runuser", "-u", "nobody", "--"] if os.getuid() == 0 else []
         if self.as_user:
             pw = pwd.getpwnam("nobody")
@@ -234,6 +235,7 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="eki-2srv-", dir="/tmp")
+    os.chmod(tmp, 0o755)   # PostgreSQL's user reaches its folder inside
     con = sqlite3.connect(f"file:{a.db}?mode=ro", uri=True)
     keys = [k for (k,) in con.execute("SELECT key FROM stations WHERE open = 1 ORDER BY fid LIMIT ?", (a.clients,))]
     reads = serve_load.make_requests(a.db, 2000, 42)
