@@ -43,6 +43,8 @@ let package = Package(
                        providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CVips", path: "Sources/CVips", pkgConfig: "vips",
                        providers: [.apt(["libvips-dev"])]),
+        .systemLibrary(name: "CPostgres", path: "Sources/CPostgres", pkgConfig: "libpq",
+                       providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CPangoCairo", path: "Sources/CPangoCairo", pkgConfig: "pangocairo",
                        providers: [.apt(["libpango1.0-dev"])]),
 
@@ -53,6 +55,9 @@ let package = Package(
 
         // The SQLite wrapper (Database, Statement, SQLiteError): the one target that calls SQLite.
         .target(name: "EkiSQLite", dependencies: ["CSQLite"]),
+        // PostgreSQL through libpq: the SQLConnection for accounts and visits shared by several
+        // servers; the one target that calls libpq.
+        .target(name: "EkiPostgres", dependencies: ["EkiSQLite", "CPostgres"]),
         // The core: station model, entry rule, store (GeoPackage + R-tree), queries.
         .target(name: "EkiKit", dependencies: ["EkiSQLite", "CProj"],
                 // Prefecture polygons (simplified N03) for the prefecture of a point and offline outlines.
@@ -71,7 +76,7 @@ let package = Package(
         // The map screen: HTTP server (libmicrohttpd), JSON API and the page (Web/).
         // Accounts: people, password hashes, sessions, API tokens and their visits in one SQLite
         // file; login limits (libsodium; the only caller of CSodium).
-        .target(name: "EkiAccounts", dependencies: ["EkiKit", "EkiSQLite", "CSodium"]),
+        .target(name: "EkiAccounts", dependencies: ["EkiKit", "EkiSQLite", "EkiPostgres", "CSodium"]),
         .target(name: "EkiServer", dependencies: ["EkiKit", "EkiAccounts", "EkiPhotos", "EkiGeocoding", "EkiRender", "CMicroHTTPD", "CCompression"],
                 resources: [.copy("Web")]),
         // Commands, testable; the executable only calls into it.
@@ -82,7 +87,7 @@ let package = Package(
 
         // For the test targets only: ../shared and its real data (read and imported once), skip
         // traits, temporary folders, the seeded RNG and the geocoders' loopback server.
-        .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiImport"], path: "Tests/EkiTestSupport"),
+        .target(name: "EkiTestSupport", dependencies: ["EkiKit", "EkiSQLite", "EkiImport"], path: "Tests/EkiTestSupport"),
         .testTarget(name: "EkiSQLiteTests", dependencies: ["EkiSQLite"]),
         .testTarget(name: "EkiKitTests", dependencies: ["EkiKit", "EkiSQLite", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
@@ -95,7 +100,7 @@ let package = Package(
         .testTarget(name: "EkiRenderTests", dependencies: ["EkiRender", "EkiKit", "EkiImport", "EkiTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "EkiPhotosTests", dependencies: ["EkiPhotos"]),
-        .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts", "EkiKit", "EkiSQLite", "EkiTestSupport"]),
+        .testTarget(name: "EkiAccountsTests", dependencies: ["EkiAccounts", "EkiKit", "EkiSQLite", "EkiPostgres", "EkiTestSupport"]),
         .testTarget(name: "EkiServerTests", dependencies: ["EkiServer", "EkiAccounts", "EkiPhotos", "EkiCLI", "EkiKit", "EkiImport", "EkiGeocoding",
                                                            "EkiRender", "EkiTestSupport"],
                     exclude: ["browser"]),

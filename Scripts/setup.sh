@@ -10,14 +10,15 @@
 # tests, with a Japanese font for their screenshots; cairo and Pango (libcairo2-dev,
 # libpango1.0-dev) and libpng (libpng-dev) for `eki render`, with Noto Sans CJK (fonts-noto-cjk) for its labels;
 # libsodium (libsodium-dev) for account passwords (Argon2id) and random tokens; libvips
-# (libvips-dev, with libheif for HEIC) for the photos of visits.
+# (libvips-dev, with libheif for HEIC) for the photos of visits; libpq (libpq-dev) for the
+# PostgreSQL store, and the postgresql server the store tests start in a temporary folder.
 # `setup.sh --packages` prints the list only (CI installs it with apt-get itself).
 set -euo pipefail
 packages=(libsqlite3-dev libexpat1-dev libcurl4-openssl-dev libarchive-dev zlib1g-dev libbz2-dev
           libmicrohttpd-dev libproj-dev libjs-leaflet pkg-config sqlite3 gdal-bin python3 bzip2 gzip
           chromium chromium-driver python3-selenium fonts-ipafont-gothic
           libcairo2-dev libpango1.0-dev libpng-dev fonts-noto-cjk libosmium2-dev osmium-tool libsodium-dev
-          libvips-dev libheif-dev)
+          libvips-dev libheif-dev libpq-dev postgresql)
 if [ "${1:-}" = "--packages" ]; then echo "${packages[*]}"; exit 0; fi
 missing=()
 for p in "${packages[@]}"; do

@@ -66,6 +66,10 @@ public enum AccountError: Error, Equatable, CustomStringConvertible, Sendable {
     case badPassword(String)
     case nameTaken(String)
     case noSuchUser(String)
+    /// A PostgreSQL database without eki's schema (or, for a reader, an older one).
+    case noSchema(String)
+    /// A PostgreSQL database whose schema version (second) a later eki made; this one reads the third.
+    case schemaTooNew(String, Int, Int)
 
     public var description: String {
         switch self {
@@ -75,6 +79,9 @@ public enum AccountError: Error, Equatable, CustomStringConvertible, Sendable {
         case .badPassword(let why): return "password refused: \(why)"
         case .nameTaken(let n): return "there is already a user '\(n)'"
         case .noSuchUser(let n): return "no user '\(n)'"
+        case .noSchema(let url): return "\(url) holds no EkiKit accounts (make them with `eki user add NAME --store \(url)`)"
+        case .schemaTooNew(let url, let v, let known):
+            return "\(url) holds accounts of schema version \(v), made by a later eki (this one reads version \(known))"
         }
     }
 }

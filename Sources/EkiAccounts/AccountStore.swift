@@ -1,4 +1,5 @@
 import EkiKit
+import EkiPostgres
 import EkiSQLite
 import Foundation
 
@@ -20,10 +21,13 @@ import Foundation
 /// let visits = try store.visits(of: alice.id)          // her VisitLog
 /// ```
 ///
+/// The same store lives on PostgreSQL when `path` is a `postgresql://` URL (for several
+/// servers sharing it): see `AccountStore+Postgres.swift` for its schema.
+///
 /// One connection; not thread-safe (the server gives each thread its own store, or a lock).
 public final class AccountStore {
-    package let db: Database
-    /// The file path given at open.
+    package let db: any SQLConnection
+    /// The file path given at open (for PostgreSQL the URL, its password hidden).
     public let path: String
     /// How new passwords are hashed (and when a login rehashes an old hash).
     public var hasher: PasswordHasher
@@ -61,38 +65,53 @@ public final class AccountStore {
         ((visitsPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent("accounts.sqlite")
     }
 
+    /// Whether `location` names a PostgreSQL database (a `postgresql://` or `postgres://` URL).
+    public static func isPostgres(_ location: String) -> Bool { PostgresURL.isPostgres(location) }
+
+    /// `location` as it may be shown or logged: a file path as given, a `postgresql://` URL with
+    /// its password hidden.
+    public static func displayLocation(_ location: String) -> String {
+        PostgresURL.isPostgres(location) ? PostgresURL.redacted(location) : location
+    }
+
     /// Opens the accounts file at `path`. With `create`, a missing file (and its folder) is made
     /// and the store is writable; without it the file must exist, and `readOnly` opens it for
     /// reading only (the server's reading threads).
     /// - Throws: `AccountError.missing` (no file, `create` false), `.notAnAccountsFile` (an
     ///   SQLite file that is something else, e.g. a visit log), `SQLiteError`.
     public init(path: String, create: Bool = true, readOnly: Bool = false, hasher: PasswordHasher = .interactive) throws {
-        self.path = path
         self.hasher = hasher
         isReadOnly = readOnly && !create
+        if PostgresURL.isPostgres(path) {
+            self.path = PostgresURL.redacted(path)
+            db = try Self.openPostgres(url: path, create: create, readOnly: isReadOnly)
+            return
+        }
+        self.path = path
         let exists = FileManager.default.fileExists(atPath: path)
         if !exists {
             guard create else { throw AccountError.missing(path) }
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
-        db = try Database(path: path, readOnly: isReadOnly)
-        let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        let file = try Database(path: path, readOnly: isReadOnly)
+        db = file
+        let tables = try file.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
         if tables == 0 {
             guard create else { throw AccountError.notAnAccountsFile(path) }
             // Only its owner reads it (SQLite gives the -wal and -shm files the same mode).
             chmod(path, 0o600)
             // WAL: the server's readers never wait for a login or a recorded visit.
-            try db.execute("PRAGMA journal_mode = WAL")
-            try db.transaction {
-                try db.execute(Self.schema)
-                try Self.installVisitSchema(in: db)
+            try file.execute("PRAGMA journal_mode = WAL")
+            try file.transaction {
+                try file.execute(Self.schema)
+                try Self.installVisitSchema(in: file)
             }
-        } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
+        } else if try file.scalarInt("PRAGMA application_id") != Self.applicationID {
             throw AccountError.notAnAccountsFile(path)
         } else if !isReadOnly {
             // A file made before photos: their (empty) tables, once (`IF NOT EXISTS`).
-            try db.transaction { try VisitLog.installPhotoSchema(in: db) }
+            try file.transaction { try VisitLog.installPhotoSchema(in: file) }
         }
     }
 
@@ -107,14 +126,15 @@ public final class AccountStore {
         let hash = try hasher.hash(password)
         return try db.transaction {
             if try user(named: name) != nil { throw AccountError.nameTaken(name) }
-            try db.prepare(sql: "INSERT INTO users (name, password_hash, created_at) VALUES (\(name), \(hash), \(Self.seconds(now)))").runBound()
-            return User(id: db.lastInsertRowID, name: name, createdAt: Self.date(Self.seconds(now)))
+            let s = try db.prepare(sql: "INSERT INTO users (name, password_hash, created_at) VALUES (\(name), \(hash), \(Self.seconds(now))) RETURNING id")
+            guard try s.step() else { throw AccountError.noSuchUser(name) }
+            return User(id: s.int64(0), name: name, createdAt: Self.date(Self.seconds(now)))
         }
     }
 
     /// The account called `name` (compared without regard to ASCII case), or nil.
     public func user(named name: String) throws -> User? {
-        let s = try db.cached(sql: "SELECT id, name, created_at FROM users WHERE name = \(name)")
+        let s = try db.cached(sql: "SELECT id, name, created_at FROM users WHERE \(sql: nameIs(name))")
         defer { s.reset() }
         return try s.step() ? User(id: s.int64(0), name: s.text(1), createdAt: Self.date(s.int64(2))) : nil
     }
@@ -138,7 +158,7 @@ public final class AccountStore {
             SELECT u.id, u.name, u.created_at,
                    (SELECT count(*) FROM sessions WHERE user_id = u.id),
                    (SELECT count(*) FROM api_tokens WHERE user_id = u.id)
-            FROM users u ORDER BY u.name COLLATE NOCASE, u.id
+            FROM users u ORDER BY lower(u.name), u.id
             """)
         var out: [UserSummary] = []
         while try s.step() {
@@ -184,7 +204,7 @@ public final class AccountStore {
     /// The account and its stored hash, for a login to verify (outside any lock: a verification
     /// takes tens of milliseconds); nil for an unknown name.
     public func credentials(named name: String) throws -> (user: User, hash: String)? {
-        let s = try db.cached(sql: "SELECT id, name, created_at, password_hash FROM users WHERE name = \(name)")
+        let s = try db.cached(sql: "SELECT id, name, created_at, password_hash FROM users WHERE \(sql: nameIs(name))")
         defer { s.reset() }
         guard try s.step() else { return nil }
         return (User(id: s.int64(0), name: s.text(1), createdAt: Self.date(s.int64(2))), s.text(3))
@@ -208,6 +228,12 @@ public final class AccountStore {
         guard ok, let found else { return nil }
         if hasher.needsRehash(found.hash) { try replaceHash(of: found.user.id, old: found.hash, new: try hasher.hash(password)) }
         return found.user
+    }
+
+    /// The account name compared without regard to ASCII case: the column's NOCASE collation
+    /// on SQLite (its index), `lower()` on both sides on PostgreSQL (its `users_name` index).
+    func nameIs(_ name: String) -> SQL {
+        db.engine == .postgresql ? "lower(name) = lower(\(name))" : "name = \(name)"
     }
 
     // MARK: Time

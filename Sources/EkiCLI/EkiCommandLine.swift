@@ -20,6 +20,7 @@ public enum EkiCommandLine {
         "lines": LinesCommand.self,
         "line": LineCommand.self,
         "user": UserCommand.self,
+        "store": StoreCommand.self,
     ] }
 
     /// Runs `eki` with `arguments` (without the program name).

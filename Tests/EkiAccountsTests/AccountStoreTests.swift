@@ -5,14 +5,17 @@ import EkiTestSupport
 import Foundation
 import Testing
 
-/// The accounts file: users, password checks and rehashing, sessions and their idle expiry,
-/// API tokens, removal, and what the file holds (digests, never the secrets).
+/// The accounts store: users, password checks and rehashing, sessions and their idle expiry,
+/// API tokens, removal, and what the store holds (digests, never the secrets). Run on SQLite
+/// here and on PostgreSQL by `AccountStorePostgresTests` (the same tests, `engine` set).
 @Suite struct AccountStoreTests {
     let cheap = PasswordHasher(operations: 1, memory: 64 * 1024)
+    let engine: SQLEngine
 
-    func store() throws -> AccountStore {
-        try AccountStore(path: TestPaths.temporaryDirectory().appendingPathComponent("accounts.sqlite").path, hasher: cheap)
-    }
+    init() { engine = .sqlite }
+    init(engine: SQLEngine) { self.engine = engine }
+
+    func store() throws -> AccountStore { try AccountStore(path: try StoreEngines.newLocation(engine), hasher: cheap) }
 
     @Test func theFileIsItsOwnKindInWAL() throws {
         let s = try store()
@@ -69,7 +72,7 @@ import Testing
     }
 
     @Test func anOldHashIsReplacedAtTheNextLogin() throws {
-        let path = TestPaths.temporaryDirectory().appendingPathComponent("a.sqlite").path
+        let path = try StoreEngines.newLocation(engine)
         let old = try AccountStore(path: path, hasher: cheap)
         try old.addUser(name: "carol", password: "old parameters")
         let stronger = PasswordHasher(operations: 2, memory: 128 * 1024)
@@ -153,12 +156,16 @@ import Testing
     }
 }
 
-/// Each account's visits in the accounts file.
+/// Each account's visits in the accounts store (SQLite here, PostgreSQL in `AccountStorePostgresTests`).
 @Suite struct AccountVisitsTests {
     let cheap = PasswordHasher(operations: 1, memory: 64 * 1024)
+    let engine: SQLEngine
+
+    init() { engine = .sqlite }
+    init(engine: SQLEngine) { self.engine = engine }
 
     @Test func visitsAreTheirOwnersAndGoWithTheAccount() throws {
-        let s = try AccountStore(path: TestPaths.temporaryDirectory().appendingPathComponent("a.sqlite").path, hasher: cheap)
+        let s = try AccountStore(path: try StoreEngines.newLocation(engine), hasher: cheap)
         let alice = try s.addUser(name: "alice", password: "correct horse")
         let bob = try s.addUser(name: "bob", password: "correct horse")
         let a = try s.visits(of: alice.id), b = try s.visits(of: bob.id)
@@ -176,6 +183,6 @@ import Testing
         #expect(try s.users().map { "\($0.user.name):\($0.visits)" } == ["alice:2", "bob:1"])
         #expect(try s.removeUser(name: "alice") == 2)
         #expect(try s.visits(of: alice.id).count() == 0 && b.count() == 1)
-        #expect(try s.db.scalarInt("SELECT count(*) FROM visit_tombstones WHERE owner = \(alice.id)") == 0)
+        #expect(try s.db.scalarInt(sql: "SELECT count(*) FROM visit_tombstones WHERE owner = \(alice.id)") == 0)
     }
 }

@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     usage: eki serve [--db PATH] [--visits PATH] [--listen HOST:PORT] [--host NAME[,NAME…]] [--tiles URL|none]
                      [--tile-attribution TEXT] [--aerial-tiles URL|none] [--aerial-attribution TEXT]
                      [--read-only] [--pins N] [--threads N] [--web DIR] [--leaflet DIR]
-                     [--accounts PATH] [--tls-cert PEM --tls-key PEM] [--rules oritsubushi|all]
+                     [--store PATH|URL] [--tls-cert PEM --tls-key PEM] [--rules oritsubushi|all]
 
     Serves the map (red pins: not yet got on or off there, green: done) and the JSON API under
     /api/ over HTTP/1.1 (libmicrohttpd), and prints the URL. Ctrl-C (SIGINT) or SIGTERM stops
@@ -23,9 +23,12 @@ struct ServeCommand: Command {
                            the --listen host and (off loopback) IP addresses: a request naming
                            anything else is refused (403), so a foreign site cannot reach the
                            map through DNS rebinding
-      --accounts PATH      everyone logs in (accounts made with `eki user add NAME --accounts
-                           PATH`); each person sees and records their own visits. Without it the
-                           map is one person's, the visit log's, on loopback only.
+      --store PATH|URL     everyone logs in (accounts made with `eki user add NAME --store
+                           PATH|URL`); each person sees and records their own visits. PATH: an
+                           accounts file (SQLite); URL: postgresql://…, a PostgreSQL database
+                           several servers share (default $EKI_STORE; --accounts is the same
+                           option). Without it the map is one person's, the visit log's, on
+                           loopback only.
       --tls-cert PEM --tls-key PEM   serve HTTPS with this certificate (chain) and private key;
                            the session cookie is then Secure
       --tiles URL|none     background tiles, a {z}/{x}/{y} URL (default the OpenStreetMap
@@ -56,7 +59,7 @@ struct ServeCommand: Command {
     init(arguments: [String], console: Console) throws {
         let args = try Arguments(arguments, valued: ["db", "visits", "listen", "host", "tiles", "tile-attribution", "aerial-tiles",
                                                      "aerial-attribution", "pins", "threads", "web", "leaflet",
-                                                     "accounts", "tls-cert", "tls-key", "rules"],
+                                                     "accounts", "store", "tls-cert", "tls-key", "rules"],
                                  flags: ["read-only"])
         self.console = console
         guard args.positionals.isEmpty else { throw UsageError("unexpected argument '\(args.positionals[0])'") }
@@ -81,7 +84,7 @@ struct ServeCommand: Command {
         c.webRoot = args["web"]
         if let l = args["leaflet"] { c.leafletRoot = l }
         c.geocoder = try GeocoderConfiguration.fromEnvironment(console.environment)
-        c.accountsPath = args["accounts"]
+        c.accountsPath = try StoreOption.given(args, console)
         if !c.listen.isLoopback && c.accountsPath == nil {
             throw UsageError(ServerError.needsAccounts(c.listen.description).description)
         }

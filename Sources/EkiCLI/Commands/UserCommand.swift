@@ -13,8 +13,9 @@ struct UserCommand: Command {
            eki user sessions NAME [--revoke]
            eki user token NAME [--revoke]
 
-    Accounts, their login sessions, API tokens and visits live in one SQLite file, the accounts
-    file. Passwords are kept only as Argon2id hashes (libsodium).
+    Accounts, their login sessions, API tokens and visits live in one store: an accounts
+    file (SQLite), or a PostgreSQL database several servers share. Passwords are kept only as
+    Argon2id hashes (libsodium).
       add       makes an account. NAME: 1–32 ASCII letters, digits, '.', '_' or '-' (case does
                 not tell names apart). The password (at least 8 characters) is asked twice on a
                 terminal, else read from the first line of --password-file F or of standard input.
@@ -26,10 +27,7 @@ struct UserCommand: Command {
       sessions  the account's sessions (started, last used); --revoke ends them all.
       token     prints a new API token on standard output, once (only its hash is kept); scripts
                 send it as `Authorization: Bearer TOKEN`. --revoke revokes the account's tokens.
-      --accounts PATH   the accounts file (default: $EKI_ACCOUNTS, else accounts.sqlite beside the
-                        visit log: $EKI_VISITS's folder, else $XDG_DATA_HOME/eki, else
-                        ~/.local/share/eki)
-
+    \(StoreOption.help)
     """
 
     static let subcommands = ["add", "passwd", "rm", "list", "sessions", "token"]
@@ -54,7 +52,7 @@ struct UserCommand: Command {
         default: []
         }
         let flags: Set<String> = sub == "sessions" || sub == "token" ? ["revoke"] : []
-        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["accounts"]), flags: flags)
+        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(StoreOption.valued), flags: flags)
         let wanted = sub == "list" ? 0 : 1
         guard args.positionals.count == wanted else {
             throw UsageError(args.positionals.count < wanted ? "user \(sub): give the user NAME"
@@ -65,17 +63,11 @@ struct UserCommand: Command {
         }
     }
 
-    /// `--accounts`, else `$EKI_ACCOUNTS`, else `accounts.sqlite` beside the visit log.
-    static func accountsPath(_ args: Arguments, _ console: Console) -> String {
-        args["accounts"] ?? console.environment["EKI_ACCOUNTS"]
-            ?? AccountStore.defaultPath(besideVisitLog: console.environment["EKI_VISITS"]
-                                        ?? VisitLog.defaultPath(environment: console.environment))
-    }
 
     var name: String { args.positionals[0] }
 
     func open(create: Bool = false) throws -> AccountStore {
-        try AccountStore(path: Self.accountsPath(args, console), create: create)
+        try AccountStore(path: StoreOption.location(args, console), create: create)
     }
 
     func run() throws -> Int32 {

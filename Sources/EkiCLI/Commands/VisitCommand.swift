@@ -60,7 +60,7 @@ struct VisitCommand: Command {
                one visit per station, date and kind). --token-file F holds an API token
                from `eki user token NAME` (never given on the command line); --cacert PEM
                trusts a self-signed server's certificate.
-    \(Self.photoHelp)\(VisitOptions.pathHelp)\(DatabaseOption.help)
+    \(Self.photoHelp)\(VisitOptions.pathHelp)\(VisitLocation.help)\(DatabaseOption.help)
     """
 
     static let subcommands = ["add", "list", "rm", "check", "export", "import", "share", "config", "sync", "photo"]
@@ -92,7 +92,7 @@ struct VisitCommand: Command {
         case "photo": ["format", "o"]
         default: []
         }
-        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db", "visits"]),
+        args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db"]).union(VisitLocation.valued),
                              flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"]
                                  : sub == "share" ? ["photos"] : [])
         if sub == "photo" {
@@ -111,13 +111,18 @@ struct VisitCommand: Command {
                              : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
         }
         if args.has("photos") && args["png"] == nil { throw UsageError("visit share: --photos draws into the picture: give --png FILE") }
+        _ = try VisitLocation(args, console)
+        if sub == "sync", args["user"] != nil {
+            throw UsageError("visit sync: syncs a visit log file with a server (--visits); an account's visits are on the server already")
+        }
         _ = try range()
         _ = try exchangeFormat()
         _ = try LanguageOption.parse(args)
         if let by = args["by"], by != "year", by != "month" { throw UsageError("visit list: --by must be year or month, got '\(by)'") }
     }
 
-    var visitsPath: String { VisitOptions.path(args, console) }
+    /// The visit log file, or an account's visits in the store (`--user`).
+    var location: VisitLocation { get throws { try VisitLocation(args, console) } }
     var dbPath: String { DatabaseOption.path(args, console) }
 
     func run() throws -> Int32 {
@@ -165,7 +170,7 @@ struct VisitCommand: Command {
             }
             return 1
         }
-        let log = try VisitLog(path: visitsPath)
+        let log = try location.open()
         let v = try log.add(Visit(stationKey: station.key, date: date, kind: kind, note: args["note"]), of: station)
         console.out("visit \(v.id): \(v.date) \(v.kind?.rawValue ?? "-") \(VisitShare.label(station)) \(station.key)\n")
         return 0
@@ -197,7 +202,7 @@ struct VisitCommand: Command {
 
     func list() throws -> Int32 {
         if let by = args["by"] { return try listByPeriod(monthly: by == "month") }
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         let store = FileManager.default.fileExists(atPath: dbPath) ? try StationStore(path: dbPath, readOnly: true) : nil
         var rows: [[String]] = []
         let visits = try log.visits(in: range())
@@ -212,7 +217,7 @@ struct VisitCommand: Command {
 
     /// `list --by year|month`: entries first completed per period (see the help).
     func listByPeriod(monthly: Bool) throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
         var counts: [String: Int] = [:]
         for (_, c) in try VisitedStations(log: log, store: store).completions {
@@ -237,15 +242,14 @@ struct VisitCommand: Command {
             guard let id = Int64(p), id > 0 else { throw UsageError("visit rm: '\(p)' is not a visit id") }
             ids.append(id)
         }
-        guard FileManager.default.fileExists(atPath: visitsPath) else { throw VisitLogError.missing(visitsPath) }
-        for v in try VisitLog(path: visitsPath).remove(ids: ids) {
+        for v in try location.open(create: false).remove(ids: ids) {
             console.out("removed visit \(v.id): \(v.date) \(v.kind?.rawValue ?? "-") \(v.stationKey)\n")
         }
         return 0
     }
 
     func check() throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
         let c = try log.check(against: store)
         let ids = { (a: [Int64]) in (a.count == 1 ? "visit " : "visits ") + a.map(String.init).joined(separator: ", ") }
@@ -271,7 +275,7 @@ struct VisitCommand: Command {
     // MARK: export, import, share, config
 
     func export() throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         if let zip = args["with-photos"] {
             guard exchangeFormatIsJSONOrUnset else { throw UsageError("visit export --with-photos writes JSON; --format csv does not apply") }
             try OutputPath.checkFolder(of: zip)
@@ -290,7 +294,7 @@ struct VisitCommand: Command {
     func quoted(_ s: String?) -> String { s.map { "“\($0)”" } ?? "(none)" }
 
     func share() throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         let store = try StationStore(path: dbPath, readOnly: true)
         let rules = args["rules"] == nil ? nil : try CountingOption.rules(args)
         let summary = try VisitShare.summary(log: log, store: store, range: range(), language: LanguageOption.parse(args), rules: rules)
@@ -315,14 +319,14 @@ struct VisitCommand: Command {
             case "no", "false", "off", "0": value = false
             default: throw UsageError("visit config transfer-counts: give yes or no, got '\(p[1])'")
             }
-            try VisitLog(path: visitsPath).setCounting(VisitCounting(transferCounts: value))
+            try location.open().setCounting(VisitCounting(transferCounts: value))
         } else if p.count == 2 {
             guard let rules = CountingRules(rawValue: p[1].lowercased()) else {
                 throw UsageError("visit config counting-rules: give oritsubushi or all, got '\(p[1])'")
             }
-            try VisitLog(path: visitsPath).setCountingRules(rules)
+            try location.open().setCountingRules(rules)
         }
-        let log = try VisitOptions.openForReading(visitsPath, console: console, note: false)
+        let log = try location.openForReading(console: console, note: false)
         let shown = p.first.map { [$0] } ?? settings
         var out = ""
         if shown.contains("transfer-counts") { out += "transfer-counts \(try log.counting().transferCounts ? "yes" : "no")\n" }

@@ -62,7 +62,7 @@ extension VisitCommand {
         var visits = rows.map(\.visit), stations: [String: Station] = [:], notes = ""
         if let store = try checkingStore(keepOrphans: keepOrphans) {
             // Read-only until the check passes: a refused import leaves no new file behind.
-            let log = try VisitOptions.openForReading(visitsPath, console: console, note: false)
+            let log = try location.openForReading(console: console, note: false)
             let check = try VisitStationCheck(rows, store: store, log: log)
             visits = check.visits
             stations = check.stations
@@ -87,13 +87,13 @@ extension VisitCommand {
             return 0
         }
         if let photos {
-            let r = try VisitLog(path: visitsPath).merge(visits, photos: photos, stations: stations)
+            let r = try location.open().merge(visits, photos: photos, stations: stations)
             console.out(notes + summary(file, incoming: visits.count, r.visits)
                         + "\(file): \(photos.count) photos: \(r.photosAdded) added, \(r.photosPresent) already present, "
                         + "\(r.photosSkipped) skipped (their visit not imported)\n")
             return 0
         }
-        let report = try VisitLog(path: visitsPath).merge(visits, stations: stations)
+        let report = try location.open().merge(visits, stations: stations)
         console.out(notes + summary(file, incoming: visits.count, report))
         return 0
     }
@@ -156,7 +156,7 @@ extension VisitCommand {
                         + "nothing imported (--keep-orphans imports the matched ones and keeps the others as orphaned visits)\n")
             return 1
         }
-        let log = try VisitLog(path: visitsPath)
+        let log = try location.open()
         var stations: [String: Station] = [:]
         for m in match.matched { stations[m.station.key] = m.station }
         let visits = match.visits + (keepOrphans ? match.orphanVisits : [])

@@ -63,8 +63,7 @@ extension VisitCommand {
         case "add": return try addPhotos(to: id, files: Array(p.dropFirst(2)))
         case "list": return try listPhotos(of: id)
         case "rm":
-            guard FileManager.default.fileExists(atPath: visitsPath) else { throw VisitLogError.missing(visitsPath) }
-            let removed = try VisitLog(path: visitsPath).removePhoto(id: id)
+            let removed = try location.open(create: false).removePhoto(id: id)
             console.out("removed photo \(removed.id) of visit \(removed.visitID)\n")
             return 0
         default: return try getPhoto(id)
@@ -74,8 +73,7 @@ extension VisitCommand {
     /// Every file processed first, then all stored in one transaction: a bad file stores nothing.
     /// - Throws: `PhotoFileError` naming the files when the log has no visit `visitID`.
     func addPhotos(to visitID: Int64, files: [String]) throws -> Int32 {
-        guard FileManager.default.fileExists(atPath: visitsPath) else { throw VisitLogError.missing(visitsPath) }
-        let log = try VisitLog(path: visitsPath)
+        let log = try location.open(create: false)
         let noVisit = PhotoFileError(file: files.joined(separator: ", "),
                                      message: "no visit with id \(visitID) to add \(files.count == 1 ? "it" : "them") to")
         guard try log.visit(id: visitID) != nil else { throw noVisit }
@@ -110,7 +108,7 @@ extension VisitCommand {
     }
 
     func listPhotos(of visitID: Int64) throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console)
+        let log = try location.openForReading(console: console)
         guard try log.visit(id: visitID) != nil else { throw VisitLogError.noSuchVisit(visitID) }
         let photos = try log.photos(of: visitID)
         if args["format"] == "json" {
@@ -125,7 +123,7 @@ extension VisitCommand {
     }
 
     func getPhoto(_ id: Int64) throws -> Int32 {
-        let log = try VisitOptions.openForReading(visitsPath, console: console, note: false)
+        let log = try location.openForReading(console: console, note: false)
         guard let bytes = try log.photoBytes(id: id, thumbnail: args.has("thumb")) else { throw VisitLogError.noSuchPhoto(id) }
         if let out = args["o"] {
             try OutputPath.checkFolder(of: out)

@@ -25,7 +25,7 @@ extension VisitCommand {
             console.err("eki visit sync: cannot read the certificate file \(ca)\n")
             return 1
         }
-        let log = try VisitLog(path: visitsPath)
+        let log = try location.open()
         let client = try VisitSyncClient(server: url, token: token, caFile: args["cacert"],
                                          userAgent: try GeocoderConfiguration.fromEnvironment(console.environment).userAgent)
         let report: VisitSyncClient.Report

@@ -13,7 +13,7 @@ extension VisitLog {
     /// Stores `rules` as the log's counting rules.
     /// - Throws: `SQLiteError`.
     public func setCountingRules(_ rules: CountingRules) throws {
-        try db.prepare("INSERT OR REPLACE INTO settings (owner, name, value) VALUES (?, 'counting_rules', ?)")
+        try db.prepare("INSERT INTO settings (owner, name, value) VALUES (?, 'counting_rules', ?) \(Self.replacingSetting)")
             .run([.int(owner), .text(rules.rawValue)])
     }
 }

@@ -61,11 +61,11 @@ extension VisitLog {
     """
 
     /// Creates the photo tables in `db` when it has none (an accounts file made before photos).
-    package static func installPhotoSchema(in db: Database) throws { try db.execute(photoTables) }
+    package static func installPhotoSchema(in db: any SQLConnection) throws { try db.execute(photoTables) }
 
     /// Whether this file has the photo tables (a read-only log of an older version has none).
     func hasPhotosTable() throws -> Bool {
-        try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'visit_photos'") == 1
+        try db.hasTable("visit_photos")
     }
 
     private static let photoColumns = "id, visit_id, width, height, length(jpeg), thumb_width, thumb_height"
@@ -75,17 +75,19 @@ extension VisitLog {
     /// - Throws: `VisitLogError.noSuchVisit` when the owner has no such visit; `SQLiteError`.
     @discardableResult
     public func addPhotos(_ photos: [NewVisitPhoto], to visitID: Int64) throws -> [VisitPhoto] {
-        try db.transaction {
+        try write {
             guard try visit(id: visitID) != nil else { throw VisitLogError.noSuchVisit(visitID) }
             let insert = try db.prepare("""
                 INSERT INTO visit_photos (owner, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
                 """)
             let now = VisitTimestamp.now().milliseconds
             return try photos.map { p in
-                try insert.run([.int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
-                                .int(Int64(p.thumbnailWidth)), .int(Int64(p.thumbnailHeight)), .blob(p.thumbnail), .int(now)])
-                return VisitPhoto(id: db.lastInsertRowID, visitID: visitID, width: p.width, height: p.height, bytes: p.jpeg.count,
+                insert.reset()
+                try insert.bind([.int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
+                                 .int(Int64(p.thumbnailWidth)), .int(Int64(p.thumbnailHeight)), .blob(p.thumbnail), .int(now)])
+                guard try insert.step() else { throw VisitLogError.noSuchVisit(visitID) }
+                return VisitPhoto(id: insert.int64(0), visitID: visitID, width: p.width, height: p.height, bytes: p.jpeg.count,
                                   thumbnailWidth: p.thumbnailWidth, thumbnailHeight: p.thumbnailHeight)
             }
         }
@@ -132,7 +134,7 @@ extension VisitLog {
     /// - Throws: `VisitLogError.noSuchPhoto` when the owner has none with that id; `SQLiteError`.
     @discardableResult
     public func removePhoto(id: Int64) throws -> VisitPhoto {
-        try db.transaction {
+        try write {
             guard let p = try photo(id: id) else { throw VisitLogError.noSuchPhoto(id) }
             try db.prepare("DELETE FROM visit_photos WHERE owner = ? AND id = ?").run([.int(owner), .int(id)])
             return p
@@ -143,13 +145,19 @@ extension VisitLog {
     /// under `id` when given.
     @discardableResult
     func insertPhoto(_ p: NewVisitPhoto, visitID: Int64, id: Int64?) throws -> Int64 {
-        try db.cached("""
-            INSERT INTO visit_photos (id, owner, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([id.map(SQLValue.int) ?? .null, .int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
-                      .int(Int64(p.thumbnailWidth)), .int(Int64(p.thumbnailHeight)), .blob(p.thumbnail),
-                      .int(VisitTimestamp.now().milliseconds)])
-        return db.lastInsertRowID
+        let columns = "owner, visit_id, width, height, jpeg, thumb_width, thumb_height, thumb, created_at"
+        let s = id == nil
+            ? try db.cached("INSERT INTO visit_photos (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+            : try db.cached("INSERT INTO visit_photos (id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+        defer { s.reset() }
+        try s.bind((id.map { [SQLValue.int($0)] } ?? []) + [
+            .int(owner), .int(visitID), .int(Int64(p.width)), .int(Int64(p.height)), .blob(p.jpeg),
+            .int(Int64(p.thumbnailWidth)), .int(Int64(p.thumbnailHeight)), .blob(p.thumbnail), .int(VisitTimestamp.now().milliseconds),
+        ])
+        guard try s.step() else { throw VisitLogError.noSuchVisit(visitID) }
+        let stored = s.int64(0)
+        if id != nil { try db.idTaken(stored, sequence: "visit_photos_id_seq") }
+        return stored
     }
 
     /// Inside the caller's transaction: the ids of the photos of the live visit `uid`, taken off
@@ -167,7 +175,7 @@ extension VisitLog {
         for id in ids { try s.run([.int(visitID), .int(owner), .int(id)]) }
     }
 
-    private static func photo(from s: Statement) -> VisitPhoto {
+    private static func photo(from s: any SQLStatement) -> VisitPhoto {
         VisitPhoto(id: s.int64(0), visitID: s.int64(1), width: Int(s.int64(2)), height: Int(s.int64(3)), bytes: Int(s.int64(4)),
                    thumbnailWidth: Int(s.int64(5)), thumbnailHeight: Int(s.int64(6)))
     }
@@ -214,7 +222,7 @@ extension VisitLog {
     /// - Throws: `SQLiteError` (nothing is written).
     public func merge(_ incoming: [Visit], photos: [ArchivedVisitPhoto], stations: [String: Station] = [:])
         throws -> (visits: VisitMergeReport, photosAdded: Int, photosPresent: Int, photosSkipped: Int) {
-        try db.transaction {
+        try write {
             let report = try mergeRows(incoming, stations: stations)
             let byID = Dictionary(incoming.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             var added = 0, present = 0, skipped = 0

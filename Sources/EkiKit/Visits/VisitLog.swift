@@ -27,7 +27,7 @@ import Foundation
 ///
 /// One connection; not thread-safe.
 public final class VisitLog {
-    package let db: Database
+    package let db: any SQLConnection
     /// The file path given at open (`:memory:` for an empty log that is not stored).
     public let path: String
     /// Whose visits these are: 0 for a log file of its own, else the user id in an accounts file.
@@ -108,21 +108,23 @@ public final class VisitLog {
             if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
         }
         if exists && !inMemory { try Self.upgradeIfNeeded(path: path) }
-        db = try Database(path: path, readOnly: !create && !inMemory)
+        let file = try Database(path: path, readOnly: !create && !inMemory)
+        db = file
         // WAL: a writer (a visit recorded on the map) never blocks the readers.
-        if create && !inMemory { try db.execute("PRAGMA journal_mode = WAL") }
-        let tables = try db.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
+        if create && !inMemory { try file.execute("PRAGMA journal_mode = WAL") }
+        let tables = try file.scalarInt("SELECT count(*) FROM sqlite_master") ?? 0
         if tables == 0 {
             guard create || inMemory else { throw VisitLogError.notAVisitLog(path) }
-            try db.transaction { try db.execute(Self.schema) }
-        } else if try db.scalarInt("PRAGMA application_id") != Self.applicationID {
+            try file.transaction { try file.execute(Self.schema) }
+        } else if try file.scalarInt("PRAGMA application_id") != Self.applicationID {
             throw VisitLogError.notAVisitLog(path)
         }
     }
 
-    /// The visits of `owner` on a connection another store owns (the accounts file), whose
-    /// tables `installSchema(in:)` made. The log does not close or configure `database`.
-    package init(database: Database, owner: Int64, path: String) {
+    /// The visits of `owner` on a connection another store owns (the accounts file, or the
+    /// accounts database on PostgreSQL), whose tables it made (`installSchema(in:)` on
+    /// SQLite). The log does not close or configure `database`.
+    package init(database: any SQLConnection, owner: Int64, path: String) {
         db = database
         self.owner = owner
         self.path = path
@@ -137,19 +139,19 @@ public final class VisitLog {
     /// Notes which source rows `station` holds, under the recorded `key` (replacing what was
     /// noted before). Called when a visit is added, imported or checked.
     public func rememberSources(of station: Station, forKey key: String) throws {
-        try db.transaction { try writeSources(of: station, forKey: key) }
+        try write { try writeSources(of: station, forKey: key) }
     }
 
     /// `rememberSources` inside the caller's transaction.
     func writeSources(of station: Station, forKey key: String) throws {
         try db.prepare("DELETE FROM key_sources WHERE station_key = ?").run([.text(key)])
-        let insert = try db.prepare("INSERT OR IGNORE INTO key_sources (station_key, source) VALUES (?, ?)")
+        let insert = try db.prepare("INSERT INTO key_sources (station_key, source) VALUES (?, ?) ON CONFLICT DO NOTHING")
         for ref in station.sources { try insert.run([.text(key), .text(ref.description)]) }
     }
 
     /// The source rows noted for `key` (empty when none, or in a log older than the memo).
     public func sources(forKey key: String) throws -> [SourceRef] {
-        guard try db.scalarInt("SELECT count(*) FROM sqlite_master WHERE name = 'key_sources'") == 1 else { return [] }
+        guard try db.hasTable("key_sources") else { return [] }
         let s = try db.cached("SELECT source FROM key_sources WHERE station_key = ? ORDER BY source")
         try s.bind([.text(key)])
         var out: [SourceRef] = []
@@ -184,7 +186,7 @@ public final class VisitLog {
 
     /// Stores the counting rule in the log.
     public func setCounting(_ c: VisitCounting) throws {
-        try db.prepare("INSERT OR REPLACE INTO settings (owner, name, value) VALUES (?, 'transfer_counts', ?)")
+        try db.prepare("INSERT INTO settings (owner, name, value) VALUES (?, 'transfer_counts', ?) \(Self.replacingSetting)")
             .run([.int(owner), .text(c.transferCounts ? "1" : "0")])
     }
 
@@ -196,8 +198,10 @@ public final class VisitLog {
     ///   key, date and kind (see `Visit.identity`); `SQLiteError`.
     @discardableResult
     public func add(_ new: Visit) throws -> Visit {
-        if let existing = try visit(matching: new) { throw VisitLogError.duplicate(existing) }
-        return try insert(new, keepingID: false)
+        try write {
+            if let existing = try visit(matching: new) { throw VisitLogError.duplicate(existing) }
+            return try insert(new, keepingID: false)
+        }
     }
 
     /// Records `visit` of `station` and notes the source rows the station holds (see
@@ -205,7 +209,7 @@ public final class VisitLog {
     /// - Throws: as `add(_:)`; nothing is written when it throws.
     @discardableResult
     public func add(_ new: Visit, of station: Station) throws -> Visit {
-        try db.transaction {
+        try write {
             let v = try add(new)
             try writeSources(of: station, forKey: new.stationKey)
             return v
@@ -253,7 +257,7 @@ public final class VisitLog {
     /// - Throws: `VisitLogError.noSuchVisit` for the first id the log does not hold (nothing is removed).
     @discardableResult
     public func remove(ids: [Int64]) throws -> [Visit] {
-        try db.transaction {
+        try write {
             let now = VisitTimestamp.now()
             return try ids.map { id in
                 guard let v = try visit(id: id) else { throw VisitLogError.noSuchVisit(id) }
@@ -278,7 +282,7 @@ public final class VisitLog {
     /// found again after a later source renames its station, as an added one is.
     /// - Throws: `SQLiteError` (nothing is written).
     public func merge(_ incoming: [Visit], stations: [String: Station] = [:]) throws -> VisitMergeReport {
-        try db.transaction { try mergeRows(incoming, stations: stations) }
+        try write { try mergeRows(incoming, stations: stations) }
     }
 
     /// `merge` inside the caller's transaction.
@@ -299,7 +303,8 @@ public final class VisitLog {
                     try db.prepare("DELETE FROM visit_tombstones WHERE owner = ? AND uid = ?").run([.int(owner), .text(new.uid)])
                     new.updatedAt = .unset
                 }
-                let idFree = v.id > 0 ? try visit(id: v.id) == nil : false
+                // Ids are the file's (or database's), not the owner's: free means nobody's.
+                let idFree = v.id > 0 ? try db.scalarInt("SELECT count(*) FROM visits WHERE id = ?", [.int(v.id)]) == 0 : false
                 let added = try insert(new, keepingID: idFree)
                 if v.id > 0 && added.id != v.id { report.renumbered.append((from: v.id, to: added.id)) }
                 report.added.append(added)
@@ -337,31 +342,57 @@ public final class VisitLog {
         var added = v
         if added.uid.isEmpty { added.uid = Visit.makeUID() }
         if added.updatedAt == .unset { added.updatedAt = .now() }
-        try db.cached("""
-            INSERT INTO visits (id, owner, uid, station_key, date, kind, note, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """).run([
-            keepingID ? .int(v.id) : .null, .int(owner), .text(added.uid), .text(v.stationKey), v.date.text.map(SQLValue.text) ?? .null,
+        let values: [SQLValue] = [
+            .int(owner), .text(added.uid), .text(v.stationKey), v.date.text.map(SQLValue.text) ?? .null,
             v.kind.map { .text($0.rawValue) } ?? .null, v.note.map(SQLValue.text) ?? .null,
             .int(added.updatedAt.milliseconds), .int(try nextSequence()),
-        ])
-        added.id = db.lastInsertRowID
+        ]
+        let columns = "owner, uid, station_key, date, kind, note, updated_at, seq"
+        let s = keepingID
+            ? try db.cached("INSERT INTO visits (id, \(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+            : try db.cached("INSERT INTO visits (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+        defer { s.reset() }
+        try s.bind(keepingID ? [.int(v.id)] + values : values)
+        guard try s.step() else { throw VisitLogError.notAVisitLog(path) }
+        added.id = s.int64(0)
+        if keepingID { try db.idTaken(added.id, sequence: "visits_id_seq") }
         return added
     }
 
-    /// The next change number (`sync_sequence`), inside the caller's write.
+    /// The next change number (`sync_sequence`), inside the caller's write (`write`).
     func nextSequence() throws -> Int64 {
-        let s = try db.cached("UPDATE sync_sequence SET last = last + 1 RETURNING last")
+        let s = try db.cached(db.engine == .postgresql ? "SELECT nextval('sync_sequence')"
+                                                        : "UPDATE sync_sequence SET last = last + 1 RETURNING last")
         defer { s.reset() }
         guard try s.step() else { throw VisitLogError.notAVisitLog(path) }
         return s.int64(0)
     }
 
     /// The last change number given (0 when none).
-    public func lastSequence() throws -> Int64 { try db.scalarInt("SELECT last FROM sync_sequence") ?? 0 }
+    public func lastSequence() throws -> Int64 {
+        try db.scalarInt(db.engine == .postgresql ? "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM sync_sequence"
+                                                  : "SELECT last FROM sync_sequence") ?? 0
+    }
+
+    /// Runs `body` in a write transaction (or the caller's) holding this owner's write turn:
+    /// on PostgreSQL a transaction-scoped advisory lock on the owner, so that one owner's
+    /// writes and syncs follow one another and their change numbers are in commit order (a
+    /// cursor never passes a change still to commit); SQLite's write lock does this for the file.
+    func write<T>(_ body: () throws -> T) throws -> T {
+        func locked() throws -> T {
+            if db.engine == .postgresql { _ = try db.scalarInt("SELECT count(*) FROM (SELECT pg_advisory_xact_lock(?)) AS turn", [.int(owner)]) }
+            return try body()
+        }
+        return db.isInTransaction ? try locked() : try db.transaction(locked)
+    }
+
+    /// `ON CONFLICT` clause replacing a setting's value (both engines).
+    static let replacingSetting = "ON CONFLICT (owner, name) DO UPDATE SET value = excluded.value"
+
 
     /// A visit from the columns `columns` names, starting at column `at` (a tombstone reads
     /// through the same columns, its id 0).
-    static func visit(from s: Statement, at i: Int32 = 0) -> Visit {
+    static func visit(from s: any SQLStatement, at i: Int32 = 0) -> Visit {
         Visit(id: s.int64(i), stationKey: s.text(i + 1),
               date: (try? VisitDate(parsing: s.text(i + 2))) ?? .unknown,
               kind: s.optionalText(i + 3).flatMap(VisitKind.init(rawValue:)), note: s.optionalText(i + 4),

@@ -74,7 +74,7 @@ extension VisitLog {
     /// all in one write transaction: it commits whole or not at all.
     /// - Throws: `SQLiteError` (nothing is written).
     public func sync(_ incoming: [VisitChange], since: Int64?) throws -> VisitSyncResult {
-        try db.transaction {
+        try write {
             var applied = 0
             for c in incoming where try apply(c) { applied += 1 }
             let sent = Dictionary(incoming.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
@@ -99,7 +99,7 @@ extension VisitLog {
             SELECT 0, \(Self.columns), seq FROM visits WHERE owner = ?1 AND seq > ?2
             UNION ALL
             SELECT 1, \(Self.tombstoneColumns), seq FROM visit_tombstones
-              WHERE owner = ?1 AND seq > ?2 AND ?3
+              WHERE owner = ?1 AND seq > ?2 AND ?3 = 1
             ORDER BY 9 LIMIT ?4
             """)
         defer { s.reset() }
@@ -175,8 +175,10 @@ extension VisitLog {
 
     func writeTombstone(_ c: VisitChange) throws {
         try db.cached("""
-            INSERT OR REPLACE INTO visit_tombstones (owner, uid, station_key, date, kind, note, updated_at, seq)
+            INSERT INTO visit_tombstones (owner, uid, station_key, date, kind, note, updated_at, seq)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (owner, uid) DO UPDATE SET station_key = excluded.station_key, date = excluded.date, kind = excluded.kind,
+              note = excluded.note, updated_at = excluded.updated_at, seq = excluded.seq
             """).run([
             .int(owner), .text(c.uid), .text(c.stationKey), c.date.text.map(SQLValue.text) ?? .null,
             c.kind.map { .text($0.rawValue) } ?? .null, c.note.map(SQLValue.text) ?? .null,
@@ -202,10 +204,13 @@ extension VisitLog {
     /// largest change number of their visits and tombstones; other owners' changes leave it as
     /// it is. For caches of what the visits resolve to.
     public func changeMark() throws -> Int64 {
-        try db.scalarInt("""
-            SELECT max(ifnull((SELECT max(seq) FROM visits WHERE owner = ?1), 0),
-                       ifnull((SELECT max(seq) FROM visit_tombstones WHERE owner = ?1), 0))
-            """, [.int(owner)]) ?? 0
+        let s = try db.cached("""
+            SELECT (SELECT max(seq) FROM visits WHERE owner = ?1), (SELECT max(seq) FROM visit_tombstones WHERE owner = ?1)
+            """)
+        defer { s.reset() }
+        try s.bind([.int(owner)])
+        guard try s.step() else { return 0 }
+        return max(s.isNull(0) ? 0 : s.int64(0), s.isNull(1) ? 0 : s.int64(1))
     }
 
     /// Removes every visit, tombstone, setting and sync record of this owner, inside the
@@ -249,7 +254,7 @@ extension VisitLog {
     /// - Throws: `SQLiteError` (nothing is written).
     @discardableResult
     public func receive(_ changes: [VisitChange], from url: String, cursor: Int64, sentThrough: Int64) throws -> Int {
-        try db.transaction {
+        try write {
             let before = try lastSequence()
             var applied = 0
             for c in changes where try apply(c) { applied += 1 }
@@ -258,7 +263,10 @@ extension VisitLog {
             let received = Set(changes)
             let same = try self.changes(since: before).allSatisfy { received.contains($0) }
             let sent = before == sentThrough && same ? try lastSequence() : sentThrough
-            try db.cached("INSERT OR REPLACE INTO sync_peers (owner, url, cursor, sent_seq) VALUES (?, ?, ?, ?)")
+            try db.cached("""
+                INSERT INTO sync_peers (owner, url, cursor, sent_seq) VALUES (?, ?, ?, ?)
+                ON CONFLICT (owner, url) DO UPDATE SET cursor = excluded.cursor, sent_seq = excluded.sent_seq
+                """)
                 .run([.int(owner), .text(url), .text(String(cursor)), .int(sent)])
             return applied
         }

@@ -53,7 +53,7 @@ public final class MapServer: @unchecked Sendable {
                             + "install Debian's libjs-leaflet (apt-get install libjs-leaflet)")
         }
         if let authenticator, try authenticator.userCount() == 0 {
-            warnings.append("the accounts file has no users yet: add one with `eki user add NAME --accounts \(c.accountsPath!)`")
+            warnings.append("the accounts file has no users yet: add one with `eki user add NAME --store \(AccountStore.displayLocation(c.accountsPath!))`")
         }
         api = MapAPI(configuration: c, token: token, readers: ReaderPool(readers), writer: writer,
                      authenticator: authenticator, web: web, leaflet: leaflet)
