@@ -76,8 +76,8 @@ extension AccountStore {
         let insert = try target.prepare("INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(marks)) ON CONFLICT DO NOTHING")
         let same = try target.prepare("SELECT count(*) FROM \(table.name) WHERE "
                                       + names.map { "\($0) IS NOT DISTINCT FROM ?" }.joined(separator: " AND "))
-        let changesBefore = try target.scalarInt("SELECT count(*) FROM \(table.name)") ?? 0
-        var rows = 0, copied = 0
+        let before = try target.scalarInt("SELECT count(*) FROM \(table.name)") ?? 0
+        var rows = 0
         while try read.step() {
             rows += 1
             let values: [SQLValue] = table.columns.enumerated().map { i, column in
@@ -99,7 +99,7 @@ extension AccountStore {
             }
         }
         let after = try target.scalarInt("SELECT count(*) FROM \(table.name)") ?? 0
-        copied = Int(after - changesBefore)
+        let copied = Int(after - before)
         return .init(name: table.name, source: rows, copied: copied, alreadyThere: rows - copied)
     }
 
@@ -121,7 +121,7 @@ extension AccountStore {
     }
 
     private static func sqliteSequence(_ db: any SQLConnection, _ table: String) throws -> Int64 {
-        guard db.engine == .sqlite, try db.hasTable("sqlite_sequence") else { return 0 }
+        guard try db.hasTable("sqlite_sequence") else { return 0 }
         return try db.scalarInt("SELECT seq FROM sqlite_sequence WHERE name = ?", [.text(table)]) ?? 0
     }
 }

@@ -30,10 +30,13 @@ func eki(_ arguments: String...) -> EkiRun {
     eki(arguments)
 }
 
-func eki(_ arguments: [String], environment: [String: String] = [:]) -> EkiRun {
+/// Runs `eki arguments` with `stdin` as standard input (not a terminal) and `environment`.
+func eki(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) -> EkiRun {
     let c = Capture()
     c.environment = environment
-    let status = EkiCommandLine.run(arguments, console: c.console)
+    var console = c.console
+    console.input = { Data(stdin.utf8) }
+    let status = EkiCommandLine.run(arguments, console: console)
     return EkiRun(status: status, out: c.out, err: c.err)
 }
 

@@ -8,32 +8,22 @@ import Testing
 /// `--store` (a file or a `postgresql://` URL) for `eki user` and `eki visit --user`, and
 /// `eki store migrate`.
 @Suite struct StoreCommandTests {
-    func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) -> EkiRun {
-        let c = Capture()
-        c.environment = environment
-        var console = c.console
-        console.input = { Data(stdin.utf8) }
-        console.inputIsTerminal = false
-        let status = EkiCommandLine.run(arguments, console: console)
-        return EkiRun(status: status, out: c.out, err: c.err)
-    }
-
     @Test(.needsPostgres) func accountsAndTheirVisitsOnPostgreSQL() throws {
         let url = try TestPostgres.shared().database()
         let dir = TestPaths.temporaryDirectory()
         let db = sampleDatabase(in: dir)
-        let add = run(["user", "add", "alice", "--store", url], stdin: "correct horse\n")
+        let add = eki(["user", "add", "alice", "--store", url], stdin: "correct horse\n")
         #expect(add.status == 0 && add.out == "added user alice (id 1) to \(url)\n", "\(add.err)")
-        let visit = run(["visit", "add", "jr-east/c/小田原", "--date", "2019-08-13", "--user", "alice", "--store", url, "--db", db])
+        let visit = eki(["visit", "add", "jr-east/c/小田原", "--date", "2019-08-13", "--user", "alice", "--store", url, "--db", db])
         #expect(visit.status == 0 && visit.out == "visit 1: 2019-08-13 - 小田原 (JR東日本) jr-east/c/小田原\n", "\(visit.err)")
         // $EKI_STORE says the same as --store.
         let env = ["EKI_STORE": url, "EKI_DB": db]
-        let list = run(["visit", "list", "--user", "alice"], environment: env)
+        let list = eki(["visit", "list", "--user", "alice"], environment: env)
         #expect(list.status == 0 && list.out.contains("1   2019-08-13        小田原 (JR東日本)        jr-east/c/小田原\n"), "\(list.out)\(list.err)")
-        #expect(run(["user", "list"], environment: env).out.contains("alice   1"))
-        let noUser = run(["visit", "add", "jr-east/c/小田原", "--store", url, "--db", db])
+        #expect(eki(["user", "list"], environment: env).out.contains("alice   1"))
+        let noUser = eki(["visit", "add", "jr-east/c/小田原", "--store", url, "--db", db])
         #expect(noUser.status == 64 && noUser.err == "eki visit: --store holds everyone's visits: give --user NAME to say whose\n")
-        let zed = run(["visit", "list", "--user", "zed"], environment: env)
+        let zed = eki(["visit", "list", "--user", "zed"], environment: env)
         #expect(zed.status == 1 && zed.err == "eki visit: no user 'zed'\n")
         // Nothing went to a visit log file.
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("visits.sqlite").path))
@@ -42,13 +32,13 @@ import Testing
     @Test(.needsPostgres) func migrateMovesAFileAndCanRunAgain() throws {
         let dir = TestPaths.temporaryDirectory()
         let file = dir.appendingPathComponent("accounts.sqlite").path
-        #expect(run(["user", "add", "alice", "--store", file], stdin: "correct horse\n").status == 0)
+        #expect(eki(["user", "add", "alice", "--store", file], stdin: "correct horse\n").status == 0)
         let db = sampleDatabase(in: dir)
         for key in ["jr-east/c/小田原", "odakyu/c/小田原"] {
-            #expect(run(["visit", "add", key, "--user", "alice", "--store", file, "--db", db]).status == 0)
+            #expect(eki(["visit", "add", key, "--user", "alice", "--store", file, "--db", db]).status == 0)
         }
         let url = try TestPostgres.shared().database()
-        let first = run(["store", "migrate", "--from", file, "--to", url])
+        let first = eki(["store", "migrate", "--from", file, "--to", url])
         #expect(first.status == 0, "\(first.err)")
         #expect(first.out == """
             table             rows  copied  already there
@@ -64,19 +54,19 @@ import Testing
             5 rows of \(file) are in \(url), each checked
 
             """)
-        let again = run(["store", "migrate", "--from", file, "--to", url])
+        let again = eki(["store", "migrate", "--from", file, "--to", url])
         #expect(again.status == 0 && again.out.contains("visits               2       0              2\n"))
-        #expect(run(["visit", "list", "--user", "alice", "--store", url, "--db", db]).out.hasSuffix("(2 visits)\n"))
+        #expect(eki(["visit", "list", "--user", "alice", "--store", url, "--db", db]).out.hasSuffix("(2 visits)\n"))
     }
 
     @Test func aStoreThatCannotBeReachedIsNamedWithoutItsPassword() {
-        let r = run(["user", "list", "--store", "postgresql://eki:sekrit@127.0.0.1:1/eki"])
+        let r = eki(["user", "list", "--store", "postgresql://eki:sekrit@127.0.0.1:1/eki"])
         #expect(r.status == 1)
         #expect(r.err.hasPrefix("eki user: PostgreSQL: cannot connect to postgresql://eki:***@127.0.0.1:1/eki: "), "\(r.err)")
         #expect(!r.err.contains("sekrit"))
-        let wrongWay = run(["store", "migrate", "--from", "postgresql:///eki", "--to", "postgresql:///other"])
+        let wrongWay = eki(["store", "migrate", "--from", "postgresql:///eki", "--to", "postgresql:///other"])
         #expect(wrongWay.status == 64 && wrongWay.err == "eki store: store migrate: --from needs an accounts file (SQLite)\n")
-        let toFile = run(["store", "migrate", "--from", "a.sqlite", "--to", "b.sqlite"])
+        let toFile = eki(["store", "migrate", "--from", "a.sqlite", "--to", "b.sqlite"])
         #expect(toFile.status == 64 && toFile.err == "eki store: store migrate: --to needs a postgresql:// URL, got 'b.sqlite'\n")
     }
 }

@@ -7,17 +7,6 @@ import Testing
 
 /// `eki user add|passwd|rm|list|sessions|token` on an accounts file.
 @Suite struct UserCommandTests {
-    /// Runs `eki` with `stdin` as standard input (not a terminal).
-    func eki(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) -> EkiRun {
-        let c = Capture()
-        c.environment = environment
-        var console = c.console
-        console.input = { Data(stdin.utf8) }
-        console.inputIsTerminal = false
-        let status = EkiCommandLine.run(arguments, console: console)
-        return EkiRun(status: status, out: c.out, err: c.err)
-    }
-
     func passwordFile(_ text: String, in dir: URL) throws -> String {
         let p = dir.appendingPathComponent("pw-\(UUID().uuidString)").path
         try text.write(toFile: p, atomically: true, encoding: .utf8)

@@ -72,6 +72,8 @@ struct VisitCommand: Command {
 
     let sub: String
     let args: Arguments
+    /// The visit log file, or an account's visits in the store (`--user`).
+    let location: VisitLocation
     let console: Console
 
     init(arguments: [String], console: Console) throws {
@@ -95,6 +97,7 @@ struct VisitCommand: Command {
         args = try Arguments(Array(arguments.dropFirst()), valued: valued.union(["db"]).union(VisitLocation.valued),
                              flags: sub == "import" ? ["keep-orphans", "dry-run"] : sub == "photo" ? ["thumb"]
                                  : sub == "share" ? ["photos"] : [])
+        location = try VisitLocation(args, console)
         if sub == "photo" {
             try Self.checkPhotoArguments(args)
             return
@@ -111,7 +114,6 @@ struct VisitCommand: Command {
                              : "visit \(sub): unexpected argument '\(args.positionals[positionals.upperBound])'")
         }
         if args.has("photos") && args["png"] == nil { throw UsageError("visit share: --photos draws into the picture: give --png FILE") }
-        _ = try VisitLocation(args, console)
         if sub == "sync", args["user"] != nil {
             throw UsageError("visit sync: syncs a visit log file with a server (--visits); an account's visits are on the server already")
         }
@@ -121,8 +123,6 @@ struct VisitCommand: Command {
         if let by = args["by"], by != "year", by != "month" { throw UsageError("visit list: --by must be year or month, got '\(by)'") }
     }
 
-    /// The visit log file, or an account's visits in the store (`--user`).
-    var location: VisitLocation { get throws { try VisitLocation(args, console) } }
     var dbPath: String { DatabaseOption.path(args, console) }
 
     func run() throws -> Int32 {
