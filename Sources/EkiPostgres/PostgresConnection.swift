@@ -63,7 +63,8 @@ public final class PostgresConnection: SQLConnection {
     func reconnectIfNeeded() throws {
         guard PQstatus(conn) != CONNECTION_OK, !inTransaction else { return }
         PQreset(conn)
-        prepared.removeAll()
+        // The cached statements stay, each with its name: one is prepared again on the new
+        // connection when it is next sent (its generation is older).
         generation += 1
         guard PQstatus(conn) == CONNECTION_OK else {
             throw PostgresError(sqlState: "08006", message: "cannot connect to \(name): \(Self.firstLine(PQerrorMessage(conn)))",

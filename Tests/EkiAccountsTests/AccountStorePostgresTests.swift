@@ -124,6 +124,33 @@ import Testing
         #expect(try log.count() == 1)
         try log.add(Visit(stationKey: "odakyu/c/小田原"))
         #expect(try s.users().map { "\($0.user.name):\($0.visits)" } == ["alice:2"])
+        // Every other statement, prepared again on the new connection, keeps working beside
+        // the ones prepared before it (each keeps a name of its own).
+        let session = try s.createSession(for: alice.id)
+        #expect(try s.session(id: session.id)?.user == alice)
+        let token = try s.createToken(for: alice.id)
+        #expect(try s.user(forToken: token) == alice)
+        #expect(try s.authenticate(name: "alice", password: "correct horse") == alice)
+        #expect(try log.visits().map(\.stationKey).sorted() == ["jr-east/c/小田原", "odakyu/c/小田原"])
+        #expect(try log.changes(since: 0).count == 2)
+        try log.setCountingRules(.all)
+        #expect(try log.countingRules() == .all)
+        #expect(try s.sessions(of: alice.id).count == 1 && s.endSessions(of: alice.id) == 1)
+        #expect(try log.count() == 2)
+    }
+
+    @Test func cachedStatementsArePreparedAgainUnderTheirOwnNamesAfterAReconnect() throws {
+        let own = try TestPostgres.start()
+        defer { own.stop() }
+        let c = try PostgresConnection(url: try own.database())
+        let a = "SELECT 1", b = "SELECT 2", third = "SELECT 3"
+        #expect(try c.scalarCached(a) == 1 && c.scalarCached(b) == 2)
+        try own.restart()
+        // b reconnects; then a, and a statement new on this connection, are prepared beside it.
+        #expect(try c.scalarCached(b) == 2)
+        #expect(try c.scalarCached(a) == 1)
+        #expect(try c.scalarCached(third) == 3)
+        #expect(try c.scalarCached(b) == 2)
     }
 
     @Test func photosKeepTheirBytes() throws {
@@ -140,5 +167,14 @@ import Testing
         // Removing the visit removes its photos (the trigger).
         try log.remove(ids: [v.id])
         #expect(try log.archivedPhotos().isEmpty)
+    }
+}
+
+private extension PostgresConnection {
+    /// The integer `sql` answers, through the connection's cache of prepared statements.
+    func scalarCached(_ sql: String) throws -> Int64? {
+        let s = try cached(sql)
+        defer { s.reset() }
+        return try s.step() ? s.int64(0) : nil
     }
 }
